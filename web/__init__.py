@@ -1,0 +1,1 @@
+"""web: the Flask dashboard (public and operator views, JSON API, SSE). Built in a later issue."""
