@@ -79,3 +79,24 @@ class Calibration:
             f"back_wall = [[{x1:g}, {y1:g}], [{x2:g}, {y2:g}]]\n"
             f"die_px = {self.die_px:g}\n"
         )
+
+    def scaled(self, factor: float) -> Calibration:
+        """The same table seen at another resolution (all pixel values times ``factor``)."""
+        if not factor > 0:
+            raise CalibrationError(f"scale factor must be positive, got {factor}")
+        return Calibration(
+            tuple((x * factor, y * factor) for x, y in self.area),
+            (
+                (self.back_wall[0][0] * factor, self.back_wall[0][1] * factor),
+                (self.back_wall[1][0] * factor, self.back_wall[1][1] * factor),
+            ),
+            self.die_px * factor,
+        )
+
+    def to_dict(self) -> dict:
+        """The ``[calibration]`` table as a dict (JSON-able)."""
+        return {
+            "area": [[x, y] for x, y in self.area],
+            "back_wall": [list(self.back_wall[0]), list(self.back_wall[1])],
+            "die_px": self.die_px,
+        }

@@ -1,0 +1,16 @@
+"""The private-craps rules engine (RULES.md): pure, commands in, events out.
+
+- ``rules.py``: TableRules, the table rules with RULES.md's defaults
+- ``errors.py``: RuleViolation (a rule forbids the command; one subclass per idea) and CommandError
+- ``ledger.py``: balances and escrow in integer units
+- ``center.py``: the center bet and its fades
+- ``sidebets.py``: side bet kinds, their per-throw decision and true odds
+- ``commands.py``: reading command fields
+- ``engine.py``: Game, the state machine (docs/commands.md lists commands and events)
+"""
+
+from .engine import Game
+from .errors import CommandError, RuleViolation
+from .rules import TableRules
+
+__all__ = ["Game", "TableRules", "RuleViolation", "CommandError"]

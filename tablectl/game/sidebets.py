@@ -1,0 +1,446 @@
+"""Side bets between two players (R-S0..R-S7): terms, per-throw decision, true odds.
+
+Each bet kind is a small class whose ``decide`` looks at one counted throw and answers
+FOR (the backer of the event wins both stakes), AGAINST, OPEN, or COME_POINT (a come bet got its
+come point). The per-throw work is a couple of integer comparisons or one bit test, so settling a
+dozen open bets per throw stays cheap.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import gcd
+
+from .errors import CommandError
+
+# decide() answers
+OPEN = 0
+FOR = 1
+AGAINST = -1
+COME_POINT = 2
+
+# what the line did on a throw (passed to decide())
+LINE_NONE = 0
+NATURAL = 1
+CRAPS = 2
+POINT_SET = 3
+POINT_MADE = 4
+SEVEN_OUT = 5
+
+KIND_RULE = {
+    "line": "R-S1",
+    "point": "R-S2",
+    "come": "R-S3",
+    "hardway": "R-S5",
+    "number": "R-S6",
+    "proposition": "R-S7",
+}
+POINT_NUMBERS = (4, 5, 6, 8, 9, 10)
+HARDWAY_NUMBERS = (4, 6, 8, 10)
+MAX_WITHIN = 1000  # the odds module's limit: a longer window is no "throws bet" (R-S7a)
+
+
+def dice_index(d1: int, d2: int) -> int:
+    """Bit position of an ordered throw (d1, d2) in a 36-bit outcome mask."""
+    return (d1 - 1) * 6 + (d2 - 1)
+
+
+def _total_mask(total: int) -> int:
+    mask = 0
+    for a in range(1, 7):
+        b = total - a
+        if 1 <= b <= 6:
+            mask |= 1 << dice_index(a, b)
+    return mask
+
+
+TOTAL_MASKS = {t: _total_mask(t) for t in range(2, 13)}
+
+
+def parse_outcome(value, field: str) -> tuple[int | str, int]:
+    """One proposition outcome: a total 2..12 or a combination "6-5" (either order).
+
+    Returns (canonical form, 36-bit mask of the ordered throws it covers).
+    """
+    if type(value) is int:
+        if 2 <= value <= 12:
+            return value, TOTAL_MASKS[value]
+        raise CommandError(f"{field}: total {value} is not 2..12")
+    if isinstance(value, str):
+        parts = value.replace("+", "-").split("-")
+        if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+            a, b = int(parts[0]), int(parts[1])
+            if 1 <= a <= 6 and 1 <= b <= 6:
+                hi, lo = max(a, b), min(a, b)
+                return f"{hi}-{lo}", (1 << dice_index(a, b)) | (1 << dice_index(b, a))
+        raise CommandError(
+            f"{field}: {value!r} is not a combination like \"6-5\" or \"3-3\" (faces 1..6)")
+    raise CommandError(f"{field}: {value!r} must be a total (2..12) or a combination like \"6-5\"")
+
+
+def parse_outcomes(value, field: str) -> tuple[list, int]:
+    """A list (group) of outcomes, or a single one; returns (canonical list, union mask)."""
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        raise CommandError(f"{field} must name at least one total or combination")
+    canon: list = []
+    mask = 0
+    for item in items:
+        c, m = parse_outcome(item, field)
+        if c not in canon:
+            canon.append(c)
+        mask |= m
+    return canon, mask
+
+
+class SideBet:
+    """A contract between two players: ``backer`` bets the event happens, ``layer`` that not.
+
+    stake_for / stake_against: units each side has in escrow; the winner takes both.
+    terms: the kind's fields as given to the odds module (canonical form).
+    """
+
+    __slots__ = ("id", "backer", "layer", "stake_for", "stake_against", "terms")
+    kind = ""
+    rule = ""
+
+    def __init__(self, bet_id, backer: str, layer: str, stake_for: int, stake_against: int,
+                 terms: dict, extra=None) -> None:
+        # subclasses repeat these assignments instead of calling super(): a busy table makes
+        # hundreds of thousands of bets
+        self.id = bet_id
+        self.backer = backer
+        self.layer = layer
+        self.stake_for = stake_for
+        self.stake_against = stake_against
+        self.terms = terms
+
+    def decide(self, idx: int, total: int, hard: bool, line: int) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def callable_by_either(self) -> bool:
+        """Whether either party may call the bet off now (R-S6; R-S4 for come bets)."""
+        return False
+
+    # -- snapshot -------------------------------------------------------------------------
+    def progress(self) -> dict:
+        """The kind's state that changes while the bet is open (for snapshots)."""
+        return {}
+
+    def restore(self, progress: dict) -> None:
+        pass
+
+    def public(self) -> dict:
+        d = {
+            "id": self.id, "kind": self.kind, "for": self.backer, "against": self.layer,
+            "stakes": {self.backer: self.stake_for, self.layer: self.stake_against},
+        }
+        for k, v in self.terms.items():
+            d[k] = list(v) if isinstance(v, list) else v
+        d.update(self.progress())
+        return d
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id, "kind": self.kind, "backer": self.backer, "layer": self.layer,
+            "stake_for": self.stake_for, "stake_against": self.stake_against,
+            "terms": {k: list(v) if isinstance(v, list) else v for k, v in self.terms.items()},
+            "progress": self.progress(),
+        }
+
+
+class LineBet(SideBet):
+    """R-S1: right (for: the dice pass) against wrong, decided like the line."""
+
+    __slots__ = ()
+    kind = "line"
+    rule = "R-S1"
+
+    def decide(self, idx, total, hard, line):
+        if line == NATURAL or line == POINT_MADE:
+            return FOR
+        if line == CRAPS or line == SEVEN_OUT:
+            return AGAINST
+        return OPEN
+
+
+class PointBet(SideBet):
+    """R-S2: the shooter makes his point (for) or sevens out (against)."""
+
+    __slots__ = ()
+    kind = "point"
+    rule = "R-S2"
+
+    def decide(self, idx, total, hard, line):
+        if line == POINT_MADE:
+            return FOR
+        if line == SEVEN_OUT:
+            return AGAINST
+        return OPEN
+
+
+class ComeBet(SideBet):
+    """R-S3/R-S4: the dice pass counting from the next throw, the bet's own come-out."""
+
+    __slots__ = ("come_point", "may_call_off", "carried")
+    kind = "come"
+    rule = "R-S3"
+
+    def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
+        self.id = bet_id
+        self.backer = backer
+        self.layer = layer
+        self.stake_for = stake_for
+        self.stake_against = stake_against
+        self.terms = terms
+        self.come_point: int | None = None
+        self.may_call_off = False  # R-S4: the shooter made his point before the come point
+        self.carried = False
+
+    def decide(self, idx, total, hard, line):
+        cp = self.come_point
+        if cp is None:
+            if total == 7 or total == 11:
+                return FOR
+            if total == 2 or total == 3 or total == 12:
+                return AGAINST
+            self.come_point = total
+            return COME_POINT
+        if total == cp:
+            return FOR
+        if total == 7:
+            return AGAINST
+        return OPEN
+
+    def callable_by_either(self) -> bool:
+        return self.may_call_off
+
+    def progress(self) -> dict:
+        return {"come_point": self.come_point, "may_call_off": self.may_call_off,
+                "carried": self.carried}
+
+    def restore(self, progress: dict) -> None:
+        self.come_point = progress["come_point"]
+        self.may_call_off = progress["may_call_off"]
+        self.carried = progress["carried"]
+
+
+class HardwayBet(SideBet):
+    """R-S5: the number thrown as a pair before a 7 or before it is thrown "easy"."""
+
+    __slots__ = ("number",)
+    kind = "hardway"
+    rule = "R-S5"
+
+    def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
+        self.id = bet_id
+        self.backer = backer
+        self.layer = layer
+        self.stake_for = stake_for
+        self.stake_against = stake_against
+        self.terms = terms
+        self.number = terms["number"]
+
+    def decide(self, idx, total, hard, line):
+        if total == self.number:
+            return FOR if hard else AGAINST
+        if total == 7:
+            return AGAINST
+        return OPEN
+
+
+class NumberBet(SideBet):
+    """R-S6: an agreed total before a 7; either party may call it off before it is decided."""
+
+    __slots__ = ("number",)
+    kind = "number"
+    rule = "R-S6"
+
+    def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
+        self.id = bet_id
+        self.backer = backer
+        self.layer = layer
+        self.stake_for = stake_for
+        self.stake_against = stake_against
+        self.terms = terms
+        self.number = terms["number"]
+
+    def decide(self, idx, total, hard, line):
+        if total == self.number:
+            return FOR
+        if total == 7:
+            return AGAINST
+        return OPEN
+
+    def callable_by_either(self) -> bool:
+        return True
+
+
+class PropositionBet(SideBet):
+    """R-S7: a ``wins`` outcome within n throws and/or before a ``loses`` outcome."""
+
+    __slots__ = ("wins_mask", "loses_mask", "within", "seen")
+    kind = "proposition"
+    rule = "R-S7"
+
+    def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
+        self.id = bet_id
+        self.backer = backer
+        self.layer = layer
+        self.stake_for = stake_for
+        self.stake_against = stake_against
+        self.terms = terms
+        if extra is None:  # rebuilt from a snapshot: parse the stored terms again
+            extra = _parse_proposition(terms["wins"], terms.get("loses"), terms.get("within"))[2:]
+        self.wins_mask, self.loses_mask = extra
+        self.within = terms.get("within")  # None: no limit on throws
+        self.seen = 0
+
+    def decide(self, idx, total, hard, line):
+        bit = 1 << idx
+        if self.wins_mask & bit:
+            return FOR
+        if self.loses_mask & bit:
+            return AGAINST
+        if self.within is not None:
+            self.seen += 1
+            if self.seen >= self.within:
+                return AGAINST
+        return OPEN
+
+    def progress(self) -> dict:
+        return {"throws_seen": self.seen} if self.within is not None else {}
+
+    def restore(self, progress: dict) -> None:
+        self.seen = progress.get("throws_seen", 0)
+
+
+BET_CLASSES = {
+    cls.kind: cls
+    for cls in (LineBet, PointBet, ComeBet, HardwayBet, NumberBet, PropositionBet)
+}
+
+
+def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
+    """The kind's fields of a side_bet command, checked and in canonical form.
+
+    Returns (terms, key, extra): ``terms`` as given to the odds module and stored with the bet,
+    ``key`` a small int standing for them (for the odds caches), ``extra`` the (wins, loses)
+    outcome masks of a proposition (None for other kinds). Raises CommandError naming the
+    field and what it should be.
+    """
+    if kind in ("line", "point", "come"):
+        return _NO_TERMS
+    if kind == "hardway":
+        n = cmd.get("number")
+        if type(n) is not int or n not in HARDWAY_NUMBERS:
+            raise CommandError(f"hardway bet needs \"number\": one of 4, 6, 8, 10 (got {n!r})")
+        return {"number": n}, n, None
+    if kind == "number":
+        n = cmd.get("number")
+        if type(n) is not int or not 2 <= n <= 12 or n == 7:
+            raise CommandError(f"number bet needs \"number\": a total 2..12 other than 7 "
+                               f"(got {n!r})")
+        return {"number": n}, n, None
+    if kind == "proposition":
+        if "wins" not in cmd:
+            raise CommandError("proposition bet needs \"wins\": a total, a combination like "
+                               "\"6-5\", or a list of them")
+        wins, loses, within = cmd["wins"], cmd.get("loses"), cmd.get("within")
+        # the same proposition is usually offered again and again: cache its parsing; the key
+        # holds the types too, else True or 8.0 would hit the entries of 1 and 8
+        w = (tuple(wins), tuple(map(type, wins))) if type(wins) is list else (
+            _ONE, wins, type(wins))
+        lo = None if loses is None else (tuple(loses), tuple(map(type, loses))) if type(
+            loses) is list else (_ONE, loses, type(loses))
+        try:
+            terms, key, wm, lm = _parse_proposition_cached((w, lo, within, type(within)))
+        except TypeError:  # something unhashable: the uncached parse says what is wrong
+            terms, key, wm, lm = _parse_proposition(wins, loses, within)
+        return terms, key, (wm, lm)
+    raise CommandError(f"unknown side bet kind {kind!r}; one of {', '.join(KIND_RULE)}")
+
+
+_NO_TERMS = ({}, 0, None)  # line, point, come: no fields (the dict is never mutated)
+_PROPOSITION_KEYS: dict[tuple, int] = {}  # canonical terms -> a small int (cheap cache keys)
+_PROPOSITION_TERMS: list[dict] = []       # ... and back
+_ONE = object()  # marks a single outcome (not a list) in a parse cache key
+
+
+def _unraw(value: tuple):
+    return value[1] if value[0] is _ONE else list(value[0])
+
+
+@lru_cache(maxsize=4096)
+def _parse_proposition_cached(raw: tuple) -> tuple[dict, int, int, int]:
+    wins, loses, within, _ = raw
+    return _parse_proposition(_unraw(wins), None if loses is None else _unraw(loses), within)
+
+
+def _parse_proposition(wins, loses, within) -> tuple[dict, int, int, int]:
+    """(terms, key, wins mask, loses mask) of a proposition's fields."""
+    wins, wins_mask = parse_outcomes(wins, "wins")
+    terms: dict = {"wins": wins}
+    loses_mask = 0
+    if loses is not None:
+        loses, loses_mask = parse_outcomes(loses, "loses")
+        if wins_mask & loses_mask:
+            raise CommandError("proposition: \"wins\" and \"loses\" share an outcome; "
+                               "a throw must decide one way")
+        terms["loses"] = loses
+    if within is not None:
+        if type(within) is not int or not 1 <= within <= MAX_WITHIN:
+            raise CommandError(f"proposition \"within\" must be a count of throws "
+                               f"1..{MAX_WITHIN} (got {within!r})")
+        terms["within"] = within
+    elif not loses_mask:
+        raise CommandError("proposition needs \"within\" (n throws) or \"loses\" (e.g. [7] "
+                           "for \"before a 7\"), else it could never be decided")
+    canonical = (tuple(wins), None if loses is None else tuple(loses), within)
+    key = _PROPOSITION_KEYS.get(canonical)
+    if key is None:
+        key = _PROPOSITION_KEYS[canonical] = len(_PROPOSITION_TERMS)
+        _PROPOSITION_TERMS.append(terms)
+    return terms, key, wins_mask, loses_mask
+
+
+@lru_cache(maxsize=4096)
+def _odds(kind: str, key: int, point: int | None) -> tuple[int, int, str]:
+    # imported here so the engine itself never needs the odds module until a side bet is made
+    from tablectl.odds import side_bet_win_probability
+
+    if kind == "proposition":
+        terms = {k: list(v) if type(v) is list else v
+                 for k, v in _PROPOSITION_TERMS[key].items()}
+    elif kind in ("hardway", "number"):
+        terms = {"number": key}
+    else:
+        terms = {}
+    try:
+        p = side_bet_win_probability(kind, terms, point)
+    except ValueError as exc:  # terms the odds module cannot price: a malformed bet
+        raise CommandError(f"side_bet: {exc}") from exc
+    return p.numerator, p.denominator, f"{p.numerator}/{p.denominator}"
+
+
+@lru_cache(maxsize=65536)
+def true_odds(kind: str, key: int, point: int | None, stake_for: int,
+              stake_against: int) -> tuple[str, str, str]:
+    """``p_win``, ``ev_for``, ``ev_against`` as "num/den" strings (the EVs in units).
+
+    The EV of "for" is p*stake_against - (1-p)*stake_for, computed in integers over den.
+    """
+    num, den, p_text = _odds(kind, key, point)
+    ev = num * stake_against - (den - num) * stake_for
+    g = gcd(ev, den)
+    ev //= g
+    den //= g
+    return p_text, f"{ev}/{den}", f"{-ev}/{den}"
+
+
+def bet_from_dict(d: dict) -> SideBet:
+    """Rebuild a bet from ``SideBet.to_dict()``."""
+    cls = BET_CLASSES[d["kind"]]
+    bet = cls(d["id"], d["backer"], d["layer"], d["stake_for"], d["stake_against"], d["terms"])
+    bet.restore(d["progress"])
+    return bet

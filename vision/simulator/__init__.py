@@ -1,0 +1,38 @@
+"""Throw simulator: rendered camera clips of two dice thrown at the back wall, with ground truth.
+
+    from vision.simulator import simulate_throw, Scenario, SimClip
+    clip = simulate_throw(seed=1, scenario=Scenario.BOTH_HIT, size=(640, 480), fps=60)
+    clip.frames, clip.calibration, clip.truth, clip.save(dir), SimClip.load(dir)
+
+Every clip of one image size shows the same table through the same camera, so shares one
+calibration (`Table(size).calibration`); looks (felt, light, noise, glare, blur) and dice
+colours vary with the seed. Frames are rendered when read (`clip.frames[i]`, iteration).
+
+`render_dice` makes stills of dice placed at chosen image positions, `random_still` random ones
+(reader tests). `simulate_session` yields consecutive throws on one table (demo).
+`python -m vision.simulator bench|write|sheet` measures speed, saves a clip, draws a sheet.
+"""
+
+from .clip import SimClip
+from .dice3d import DIE_COLOURS, PIP_LAYOUTS
+from .render import DiePose, DieSpec, Still, random_still, render_dice
+from .scenarios import Scenario, SimulationError, matches, simulate_session, simulate_throw
+from .scene import Look, Table
+
+__all__ = [
+    "DIE_COLOURS",
+    "PIP_LAYOUTS",
+    "DiePose",
+    "DieSpec",
+    "Look",
+    "Scenario",
+    "SimClip",
+    "SimulationError",
+    "Still",
+    "Table",
+    "matches",
+    "random_still",
+    "render_dice",
+    "simulate_session",
+    "simulate_throw",
+]
