@@ -158,6 +158,8 @@ class Game:
 
         Right after a throw it also holds the state before that throw and its dice (``undo``),
         so that a game rebuilt from it can still take an operator's override of that throw.
+        To get that state the game briefly rewinds and replays the throw: like ``apply``, call
+        it from the thread that applies the commands.
         """
         d = self._snap()
         d["undo"] = None
