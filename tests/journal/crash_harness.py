@@ -76,13 +76,15 @@ class _Reference:
         self.seq = seq
 
 
-def _wait_for_resume(child: subprocess.Popen, out_path: Path, limit: float = 60.0) -> None:
-    """Wait until the child has reported the state it resumed (or has ended)."""
+def _wait_for_lines(child: subprocess.Popen, out_path: Path, lines: int,
+                    limit: float = 120.0) -> None:
+    """Wait until the child has written ``lines`` whole lines (the resume line, then one per
+    acknowledged command), or has ended."""
     started = time.perf_counter()
     while time.perf_counter() - started < limit and child.poll() is None:
-        if b"\n" in out_path.read_bytes():
+        if out_path.read_bytes().count(b"\n") >= lines:
             return
-        time.sleep(0.005)
+        time.sleep(0.002)
 
 
 def run_crash_campaign(workdir: Path, *, seed: int, throws: int, kills: int,
@@ -122,7 +124,13 @@ def run_crash_campaign(workdir: Path, *, seed: int, throws: int, kills: int,
             # opened and replayed), half while commands are being committed
             wait = rng.uniform(*delay)
             if rng.random() < 0.5:
-                _wait_for_resume(child, out_path)  # the delay then counts from the resume
+                # while committing: after a random share of what is left, counted in
+                # acknowledged commands rather than seconds, so that a fast machine cannot
+                # finish the session before every kill has landed
+                left = max(1, len(commands) - result.acknowledged)
+                share = max(1, left // (2 * (kills - result.kills) + 1))
+                _wait_for_lines(child, out_path, 1 + rng.randint(1, share))
+                wait = rng.uniform(0.0, 0.005)
             try:
                 child.wait(timeout=wait)
             except subprocess.TimeoutExpired:
