@@ -119,6 +119,8 @@ class Game:
                 raise CommandError("the command has no \"command\" field naming it")
             raise CommandError(f"unknown command {name!r}; known: {', '.join(COMMAND_NAMES)}")
         events = handler(self, command)
+        if self.leaving:  # R-O3: paid out as soon as nothing of his is at stake, whatever freed it
+            self._pay_out_leavers(events)
         self._seq += 1
         return events
 
@@ -253,9 +255,11 @@ class Game:
     def _bets_open(self) -> None:
         """Bets are made before the dice are thrown, never while they roll (R-S0, R-I2)."""
         if self.pending_ruling is not None:
-            raise AwaitingRuling("R-I2", "no bets while the operator rules on the last throw")
+            raise AwaitingRuling("R-I2", "no bets while the operator rules on the last throw; bet "
+                                         "once he has ruled (operator_ruling)")
         if self.rolling:
-            raise BetsClosed("R-S0", "bets are closed while the dice roll")
+            raise BetsClosed("R-S0", "bets are closed while the dice roll; bet again once the "
+                                     "throw is decided")
 
     def _not_awaiting(self) -> None:
         if self.pending_ruling is not None:
@@ -272,25 +276,28 @@ class Game:
         """``player`` may put up a new stake: seated (barred players may still bet, R-D3)."""
         if player not in self.seats:
             if player in self.ledger.balances:
-                raise PlayerLeft("R-O3", f"{player} has left the table and may not make new bets")
+                raise PlayerLeft("R-O3", f"{player} has left the table and may not make new bets "
+                                         f"(he may join again)")
             raise SeatingError(rule, f"{player} is not at the table (join first)")
 
     def _afford(self, player: str, units: int, rule: str) -> None:
         free = self.ledger.balances[player]
         if units > free:
             raise InsufficientBalance(
-                rule, f"{player} has {free} units free (not in escrow); the stake is {units}")
+                rule, f"{player} has {free} units free (not in escrow); the stake is {units}: "
+                      f"stake at most {free}")
 
     def _can_throw(self) -> str:
         """Everything a throw (or the dice being let go) needs; returns the shooter."""
         shooter = self._need_shooter()
         if shooter in self.barred:  # defensive: barring hands the dice on at once
-            raise BarredShooter("R-D3", f"{shooter} is barred from shooting")
+            raise BarredShooter("R-D3", f"{shooter} is barred from shooting; pass the dice "
+                                        f"(pass_dice)")
         if self.point is None:
             if len(self.seats) < self.rules.min_players:
                 raise NotEnoughPlayers(
                     "R-P1", f"a come-out needs at least {self.rules.min_players} seated players; "
-                            f"{len(self.seats)} seated")
+                            f"{len(self.seats)} seated: wait for more to join")
             c = self.center
             if c is not None and c.open:
                 raise UncoveredCenterBet(
@@ -299,8 +306,9 @@ class Game:
         return shooter
 
     # ------------------------------------------------------------------ helpers
-    def _next_eligible(self, after: str) -> str | None:
-        """The next seated, non-barred player clockwise after ``after`` (not ``after``)."""
+    def _next_eligible(self, after: str, skip: str | None = None) -> str | None:
+        """The next seated, non-barred player clockwise after ``after`` (not ``after``, nor
+        ``skip``: a player about to leave)."""
         seats = self.seats
         n = len(seats)
         if after not in seats:
@@ -309,7 +317,7 @@ class Game:
         barred = self.barred
         for k in range(1, n):
             p = seats[(i + k) % n]
-            if p not in barred:
+            if p not in barred and p != skip:
                 return p
         return None
 
@@ -386,38 +394,52 @@ class Game:
             raise CommandError(f"join: \"seat\" must be an index 0..{len(self.seats)} in the "
                                f"clockwise order, got {seat!r}")
         if player in self.seats:
-            raise SeatingError("R-O2", f"{player} is already at the table")
+            raise SeatingError("R-O2", f"{player} is already at the table (to take another seat, "
+                                       f"leave first)")
+        event = {"event": "joined", "player": player, "units": buy_in, "seat": seat,
+                 "rule": "R-O2"}
         if player in self.ledger.balances:
-            raise SeatingError("R-O3", f"{player} left and still has stakes in escrow; he may "
-                                       f"join again once paid out")
+            # R-O3/R-O2: he left with stakes still at risk and sits down again (else, with
+            # everyone gone, no throw could ever decide them); his balance was kept for him
+            self.leaving.remove(player)
+            event["returning"] = True
         self.ledger.buy_in(player, buy_in)
         self.seats.insert(seat, player)
-        return [{"event": "joined", "player": player, "units": buy_in, "seat": seat,
-                 "rule": "R-O2"}]
+        return [event]
 
     def _c_leave(self, cmd: dict) -> list[dict]:
         player = player_field(cmd)
         if player not in self.seats:
-            raise SeatingError("R-O3", f"{player} is not seated at the table")
+            raise SeatingError("R-O3", f"{player} is not seated at the table (only a seated player "
+                                       f"can leave)")
         if player == self.shooter and (self.rolling or self.pending_ruling is not None):
             raise SeatingError("R-O3", f"{player} is shooting: he may leave once the throw is "
                                        f"decided")
         events: list[dict] = [{"event": "left", "player": player, "rule": "R-O3"}]
-        if player == self.turn_of and player != self.shooter:
-            self.turn_of = self.shooter  # the substitute's turn now (R-I3)
         if self.claimant == player:
             self.claimant = None
+        seats = self.seats
         if player == self.shooter:
-            nxt = self._next_eligible(player)
+            # the dice go on clockwise from whose turn it is: a substitute who leaves hands them
+            # on from the warned shooter's seat, not from his own (R-O1, R-I3)
+            turn = self.turn_of
+            anchor = turn if turn != player and turn in seats else player
+            nxt = self._next_eligible(anchor, skip=player)
             if self.point is None and self.center is not None:
                 self._return_center(events, "the shooter left")
-            self.seats.remove(player)
+            seats.remove(player)
             # Reading: with a point pending, the next player takes the dice and throws for it
             self._hand_dice(nxt, "left", events)
             if self.point is not None:
                 self.thrown_in_turn = True
+        elif player == self.turn_of:
+            # a warned shooter leaves while a substitute finishes his turn (R-I3): the rotation
+            # must still go on from his seat, so the turn is anchored on the player before it
+            i = seats.index(player)
+            seats.remove(player)
+            self.turn_of = seats[(i - 1) % len(seats)]  # the substitute is still seated
         else:
-            self.seats.remove(player)
+            seats.remove(player)
         self.leaving.append(player)
         self._pay_out_leavers(events)
         return events
@@ -427,15 +449,16 @@ class Game:
         self._not_awaiting()
         if self.shooter is not None:
             if self.rolling:
-                raise BetsClosed("R-S0", "the dice are rolling")
-            if self.point is not None or self.thrown_in_turn:
-                raise SeatingError("R-O1", f"{self.shooter} is shooting; the dice pass by the "
-                                           f"rotation (pass_dice), not by naming a shooter")
+                raise BetsClosed("R-S0", "the dice are rolling; wait until the throw is decided")
+            if self.point is not None or self.thrown_in_turn or self.throws:
+                # R-O1: only the first shooter is chosen; after that the dice go clockwise
+                raise SeatingError("R-O1", f"{self.shooter} has the dice; after the first throw "
+                                           f"they go on clockwise only (he may pass_dice)")
             if self.center is not None:
                 raise SeatingError("R-O1", f"{self.shooter} has a center bet out: call it off "
                                            f"(no_bet) before naming another shooter")
         if player not in self.seats:
-            raise SeatingError("R-O1", f"{player} is not seated at the table")
+            raise SeatingError("R-O1", f"{player} is not seated at the table (join first)")
         if player in self.barred:
             raise BarredShooter("R-D3", f"{player} is barred from shooting (he may still bet)")
         self.shooter = player
@@ -450,8 +473,9 @@ class Game:
             raise CenterBetError(rule, "there is no center bet (the shooter puts one up with "
                                        "center_bet)")
         if self.point is not None:
-            raise CenterBetError(rule, f"the center bet is settled before the come-out; the "
-                                       f"point {self.point} is pending")
+            raise CenterBetError(rule, f"the center bet is faded, raised or called off before "
+                                       f"the come-out; the point {self.point} is pending: wait "
+                                       f"for its decision")
         return c
 
     def _c_center_bet(self, cmd: dict) -> list[dict]:
@@ -460,7 +484,8 @@ class Game:
         shooter = self._need_shooter()
         if self.point is not None:
             raise CenterBetError("R-C1", f"the center bet is put up before a come-out; the point "
-                                         f"{self.point} is pending")
+                                         f"{self.point} is pending: put it up after its "
+                                         f"decision")
         if self.center is not None:
             raise CenterBetError("R-C1", f"there is already a center bet of {self.center.amount}"
                                          f" (raise it with raise)")
@@ -478,17 +503,24 @@ class Game:
         self._bets_open()
         c = self._center_before_come_out("R-C2")
         self._bettor(player, "R-C2")
-        if player == c.shooter:
-            raise CenterBetError("R-C2", f"{player} cannot fade his own center bet")
+        if player == c.shooter or player == self.shooter:
+            # R-C2 "any other player": the shooter, or a substitute throwing the bet, never fades
+            raise CenterBetError("R-C2", f"{player} cannot fade a center bet he shoots for; "
+                                         f"another player fades it, or the shooter takes down "
+                                         f"the open part (take_down)")
         if claim:
             if not self.rules.fade_first_claim:
                 raise FadeClaimError("R-C4", "this table does not use the first-claim rule "
-                                             "(table rule fade_first_claim)")
+                                             "(table rule fade_first_claim): fade without "
+                                             "\"claim\"")
             if self.claimant != player:
-                raise FadeClaimError("R-C4", f"only a player who faded the whole previous center "
-                                             f"bet and lost may claim; that is {self.claimant}")
+                who = self.claimant or "nobody now"
+                raise FadeClaimError("R-C4", f"only the player who alone faded the whole previous "
+                                             f"center bet and lost may claim ({who}); fade "
+                                             f"without \"claim\"")
             if amount != c.amount:
-                raise FadeClaimError("R-C4", f"a claim fades the whole bet: {c.amount}")
+                raise FadeClaimError("R-C4", f"a claim fades the whole bet: fade {c.amount} with the "
+                                             f"claim")
             own = c.fades.get(player, 0)
             self._afford(player, amount - own, "R-C4")
             events = []
@@ -518,9 +550,12 @@ class Game:
         amount = units_field(cmd, "amount")
         self._bets_open()
         c = self._center_before_come_out("R-C6")
+        if c.shooter not in self.seats:  # R-O3: his bet stands, but he puts up nothing new
+            raise PlayerLeft("R-O3", f"{c.shooter}, whose center bet it is, has left the table: "
+                                     f"he may not raise it (take_down or no_bet)")
         if amount <= c.amount:
             raise CenterBetError("R-C6", f"a raise sets a new total above the current bet "
-                                         f"{c.amount}; got {amount}")
+                                         f"{c.amount}; got {amount}: give the new total")
         self._afford(c.shooter, amount - c.amount, "R-C6")
         self.ledger.put_up(c.shooter, amount - c.amount)
         added = amount - c.amount
@@ -533,7 +568,8 @@ class Game:
         c = self._center_before_come_out("R-C5")
         uncovered = c.open
         if uncovered == 0:
-            raise CenterBetError("R-C5", "the center bet is fully faded: nothing to take down")
+            raise CenterBetError("R-C5", "the center bet is fully faded: nothing to take down; "
+                                         "throw the come-out")
         self.ledger.release(c.shooter, uncovered)
         c.amount -= uncovered
         if c.amount == 0:
@@ -584,9 +620,11 @@ class Game:
         if kind == "line":
             if point is not None:
                 raise SideBetError("R-S1", f"right and wrong bets are made before a come-out; "
-                                           f"the point {point} is pending")
+                                           f"the point {point} is pending: make a point bet "
+                                           f"(kind point) or wait for its decision")
         elif kind == "point" and point is None:
-            raise SideBetError("R-S2", "point bets are made once a point is set; there is none")
+            raise SideBetError("R-S2", "point bets are made once a point is set; there is none: "
+                                       "bet after the come-out sets one")
         balances = self.ledger.balances
         if stake_for > balances[backer] or stake_against > balances[layer]:
             self._afford(backer, stake_for, "R-S0")
@@ -641,7 +679,8 @@ class Game:
         if bet is None:
             if bet_id in self.used_ids:
                 raise CallOffNotAllowed("R-S0", f"side bet {bet_id!r} is already decided")
-            raise CallOffNotAllowed("R-S0", f"there is no side bet {bet_id!r}")
+            raise CallOffNotAllowed("R-S0", f"there is no side bet {bet_id!r} (the state's "
+                                           f"side_bets lists the open ones)")
         return bet
 
     def _c_call_off(self, cmd: dict) -> list[dict]:
@@ -677,22 +716,39 @@ class Game:
         return events
 
     def _c_carry(self, cmd: dict) -> list[dict]:
+        player = cmd.get("player")
+        if player is not None:
+            player = player_field(cmd)
         self._not_awaiting()
         bet = self._open_bet(cmd)
+        if player is not None and player != bet.backer and player != bet.layer:
+            raise CallOffNotAllowed("R-S4", f"only {bet.backer} and {bet.layer} may carry bet "
+                                            f"{bet.id!r}")
         if bet.kind != "come" or not bet.may_call_off:
             raise CallOffNotAllowed("R-S4", "only a come bet whose come point is pending when the "
                                             "shooter makes his point can be carried")
+        if player is not None and bet.kept_by != (
+                bet.layer if player == bet.backer else bet.backer):
+            # one party keeps it: the other may still call it off until the next throw (either
+            # party may call off, so one party's "carry" cannot take the other's right away)
+            bet.kept_by = player
+            return [{"event": "side_bet_carried", "id": bet.id, "come_point": bet.come_point,
+                     "by": player, "final": False, "rule": "R-S4"}]
         bet.may_call_off = False
         bet.carried = True
+        bet.kept_by = None
         self._callable.remove(bet)
-        return [{"event": "side_bet_carried", "id": bet.id, "come_point": bet.come_point,
-                 "rule": "R-S4"}]
+        event = {"event": "side_bet_carried", "id": bet.id, "come_point": bet.come_point,
+                 "final": True, "rule": "R-S4"}
+        if player is not None:
+            event["by"] = player
+        return [event]
 
     # ------------------------------------------------------------------ the throw (R-B*)
     def _c_dice_rolling(self, cmd: dict) -> list[dict]:
         self._not_awaiting()
         if self.rolling:
-            raise BetsClosed("R-S0", "the dice are already rolling")
+            raise BetsClosed("R-S0", "the dice are already rolling: the throw comes next")
         shooter = self._can_throw()
         self.rolling = True
         return [{"event": "dice_rolling", "shooter": shooter, "rule": "R-S0"}]
@@ -713,7 +769,7 @@ class Game:
         who = cmd.get("player")
         if who is not None and who != shooter:
             if who in self.barred:
-                raise BarredShooter("R-D3", f"{who} is barred from shooting")
+                raise BarredShooter("R-D3", f"{who} is barred from shooting (he may still bet)")
             raise NoShooter("R-O1", f"{who} is not the shooter; {shooter} is")
         return self._throw(d1, d2)
 
@@ -727,7 +783,7 @@ class Game:
             (d1, d2), self.rolling, self.thrown_in_turn, self.last_thrower, self.point,
             self.shooter, self.turn_of, self.dice_pair, self.dice_change_to, self.claimant,
             self.center,
-            [(b, b.carried) for b in self._callable] if self._callable else None,
+            [(b, b.carried, b.kept_by) for b in self._callable] if self._callable else None,
             self.bets.copy() if self.bets else None,
             ledger.balances.copy(), ledger.escrow.copy(),
             (ledger.cashed_out.copy(), ledger.cashed_out_total, leaving.copy()) if leaving
@@ -745,8 +801,11 @@ class Game:
             for bet in callable_now:
                 bet.may_call_off = False
                 bet.carried = True
+                bet.kept_by = None
             self._callable = []
         if point is None:
+            if self.claimant is not None and self.center is None:
+                self.claimant = None  # R-C4: the claim is on the next come-out only, and lapses
             events = [{"event": "come_out", "shooter": shooter, "dice": [d1, d2], "total": total}]
             if total == 7 or total == 11:
                 line = NATURAL
@@ -862,9 +921,10 @@ class Game:
         self.bets = bets_before if bets_before is not None else {}
         self._callable = []
         if callable_before:
-            for bet, carried in callable_before:
+            for bet, carried, kept_by in callable_before:
                 bet.may_call_off = True
                 bet.carried = carried
+                bet.kept_by = kept_by
                 self._callable.append(bet)
         ledger = self.ledger
         ledger.balances = balances
@@ -895,7 +955,8 @@ class Game:
         if observation is not None and type(observation) is not dict:
             raise CommandError("await_ruling: \"observation\" must be an object when given")
         if self.pending_ruling is not None:
-            raise AwaitingRuling("R-I2", "the operator has not yet ruled on the last throw")
+            raise AwaitingRuling("R-I2", "the operator has not yet ruled on the last throw: "
+                                         "operator_ruling first")
         shooter = self._can_throw()
         self.rolling = False
         self.pending_ruling = {"rule": rule, "reason": reason, "shooter": shooter}
@@ -922,7 +983,8 @@ class Game:
             if self._undo is None or self._undo_seq != self._seq:
                 raise NoRulingPending(
                     "R-I2", "no throw is waiting for the operator's ruling, and the last "
-                            "command was not a throw he could override")
+                            "command was not a throw he could override (an override must come "
+                            "right after the throw, before any other command but warn)")
             return self._override(by, why, dice)
         self.pending_ruling = None
         ruled = {"event": "operator_ruled", "by": by, "why": why, "rule": pending["rule"]}
@@ -961,7 +1023,7 @@ class Game:
         if player is None:  # the player who threw last (after a seven-out: not the new shooter)
             player = self.last_thrower or self._need_shooter()
         elif player not in self.seats:
-            raise SeatingError(rule, f"{player} is not seated at the table")
+            raise SeatingError(rule, f"{player} is not seated at the table (warn a seated player)")
         counts = self.warnings.setdefault(player, {})
         n = counts.get(rule, 0) + 1
         counts[rule] = n
@@ -972,24 +1034,35 @@ class Game:
                 open_rules.append(rule)
             events.append({"event": "sanction_open", "player": player, "rule": rule,
                            "may": ["substitute", "bar"] if rule == "R-I3" else ["bar"]})
+        if self._undo_seq == self._seq:
+            # a warning belongs to the throw just made (the rulings send throw + warn): the
+            # operator may still override that throw (R-I2)
+            self._undo_seq += 1
         return events
 
     def _c_substitute(self, cmd: dict) -> list[dict]:
         player = player_field(cmd)
         self._not_awaiting()
         if self.rolling:
-            raise BetsClosed("R-S0", "the dice are rolling")
+            raise BetsClosed("R-S0", "the dice are rolling; appoint the substitute once they "
+                                     "rest")
         shooter = self._need_shooter()
         if "R-I3" not in self.sanctions.get(shooter, ()):
             raise SanctionNotOpen("R-I3", f"{shooter} has not repeated the R-I3 offence past "
                                           f"{self.rules.warnings_before_sanction} warning(s); "
                                           f"no substitute may be appointed")
         if player not in self.seats:
-            raise SeatingError("R-D3", f"{player} is not seated at the table")
+            raise SeatingError("R-D3", f"{player} is not seated at the table (appoint a seated "
+                                       f"player)")
         if player in self.barred:
-            raise BarredShooter("R-D3", f"{player} is barred from shooting")
+            raise BarredShooter("R-D3", f"{player} is barred from shooting; appoint another "
+                                        f"player")
         if player == shooter:
-            raise SeatingError("R-D3", f"{player} is already the shooter")
+            raise SeatingError("R-D3", f"{player} is already the shooter; appoint another player")
+        c = self.center
+        if c is not None and player in c.fades:
+            raise CenterBetError("R-C2", f"{player} fades the center bet: he may not throw "
+                                         f"against his own fade; appoint another player")
         self.shooter = player
         return [{"event": "substituted", "player": player, "for": shooter, "rule": "R-I3"}]
 
@@ -1007,12 +1080,13 @@ class Game:
         self.barred.append(player)
         events = [{"event": "barred", "player": player, "rule": open_rules[0]}]
         if player == self.shooter:
-            nxt = self._next_eligible(player)
+            # the dice go on clockwise from whose turn it is, even when a substitute is barred
+            # or the warned shooter is barred too (R-D3: barred players are skipped)
+            turn = self.turn_of
+            nxt = self._next_eligible(turn if turn in self.seats else player)
             if self.point is None:
                 if self.center is not None:
                     self._return_center(events, "the shooter is barred")
-                if self.turn_of != player and self.turn_of not in self.barred:
-                    nxt = self._next_eligible(self.turn_of)
                 self._hand_dice(nxt, "barred", events)
             else:  # someone finishes the turn for the pending point (R-I3)
                 self.shooter = nxt
@@ -1024,11 +1098,12 @@ class Game:
     def _c_pass_dice(self, cmd: dict) -> list[dict]:
         self._not_awaiting()
         if self.rolling:
-            raise DicePassError("R-D2", "the dice are rolling")
+            raise DicePassError("R-D2", "the dice are rolling; pass them once the throw is decided")
         self._need_shooter()
         if self.point is not None:
             raise DicePassError("R-D2", f"the dice may not be passed while the point "
-                                        f"{self.point} is pending")
+                                        f"{self.point} is pending; pass them after its "
+                                        f"decision")
         nxt = self._next_eligible(self.turn_of)
         if nxt is None:
             raise DicePassError("R-D2", "no other seated player may take the dice")
@@ -1047,7 +1122,12 @@ class Game:
         pair = cmd.get("pair")
         target = self.dice_change_to if self.dice_change_to is not None else self.dice_pair
         if pair is None:
-            pair = (target + 1) % n
+            # new dice: the next pair after the one in use (a second call does not cancel it)
+            pair = (self.dice_pair + 1) % n
+            if pair == target:
+                raise DiceChangeError("R-X1", f"new dice (pair {pair}) are already called for "
+                                              f"the next come-out; name another \"pair\" to "
+                                              f"choose other dice")
         elif type(pair) is not int or not 0 <= pair < n:
             raise CommandError(f"change_dice: \"pair\" must be 0..{n - 1}, got {pair!r}")
         if pair == target:

@@ -182,7 +182,7 @@ class PointBet(SideBet):
 class ComeBet(SideBet):
     """R-S3/R-S4: the dice pass counting from the next throw, the bet's own come-out."""
 
-    __slots__ = ("come_point", "may_call_off", "carried")
+    __slots__ = ("come_point", "may_call_off", "carried", "kept_by")
     kind = "come"
     rule = "R-S3"
 
@@ -196,6 +196,7 @@ class ComeBet(SideBet):
         self.come_point: int | None = None
         self.may_call_off = False  # R-S4: the shooter made his point before the come point
         self.carried = False
+        self.kept_by: str | None = None  # the party who said "carry" while the option is open
 
     def decide(self, idx, total, hard, line):
         cp = self.come_point
@@ -216,13 +217,17 @@ class ComeBet(SideBet):
         return self.may_call_off
 
     def progress(self) -> dict:
-        return {"come_point": self.come_point, "may_call_off": self.may_call_off,
-                "carried": self.carried}
+        d = {"come_point": self.come_point, "may_call_off": self.may_call_off,
+             "carried": self.carried}
+        if self.kept_by is not None:
+            d["kept_by"] = self.kept_by
+        return d
 
     def restore(self, progress: dict) -> None:
         self.come_point = progress["come_point"]
         self.may_call_off = progress["may_call_off"]
         self.carried = progress["carried"]
+        self.kept_by = progress.get("kept_by")
 
 
 class HardwayBet(SideBet):

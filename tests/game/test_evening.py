@@ -40,7 +40,7 @@ def test_evening_final_balances_by_hand(repo_root):
     assert state["escrow"] == {"ann": 0, "bob": 0, "dee": 0}
     assert state["cashed_out"] == {"cy": 505}
     assert g.money_total() + g.ledger.cashed_out_total == 4 * 500
-    assert refusals == [(44, "R-C6"), (47, "R-S0")]
+    assert refusals == [(45, "R-C6"), (48, "R-S0")]
 
 
 def test_evening_covers_every_bet_kind_and_irregularity(repo_root):
@@ -54,3 +54,6 @@ def test_evening_covers_every_bet_kind_and_irregularity(repo_root):
                    "side_bet_carried", "awaiting_ruling", "operator_ruled", "center_settled"):
         assert needed in seen, needed
     assert g.state()["barred"] == ["ann"] and g.shooter == "dee"
+    # R-S4: dee's carry leaves cy free to call off; cy's carry then ends the option
+    carried = [e["final"] for e in events if e["event"] == "side_bet_carried"]
+    assert carried == [False, True]

@@ -126,7 +126,8 @@ def play(rules_, commands):
         assert not (now & decided), f"bet(s) {now & decided} decided twice"
         assert not (now & set(g.bets))
         decided |= now
-        last = now
+        if c["command"] != "warn":  # a warning keeps its throw open to the override
+            last = now
         json.dumps(events)
         accepted.append(c)
         outputs.append(events)
