@@ -106,8 +106,6 @@ class SideBet:
 
     def __init__(self, bet_id, backer: str, layer: str, stake_for: int, stake_against: int,
                  terms: dict, extra=None) -> None:
-        # subclasses repeat these assignments instead of calling super(): a busy table makes
-        # hundreds of thousands of bets
         self.id = bet_id
         self.backer = backer
         self.layer = layer
@@ -187,12 +185,7 @@ class ComeBet(SideBet):
     rule = "R-S3"
 
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
-        self.id = bet_id
-        self.backer = backer
-        self.layer = layer
-        self.stake_for = stake_for
-        self.stake_against = stake_against
-        self.terms = terms
+        SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
         self.come_point: int | None = None
         self.may_call_off = False  # R-S4: the shooter made his point before the come point
         self.carried = False
@@ -238,12 +231,7 @@ class HardwayBet(SideBet):
     rule = "R-S5"
 
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
-        self.id = bet_id
-        self.backer = backer
-        self.layer = layer
-        self.stake_for = stake_for
-        self.stake_against = stake_against
-        self.terms = terms
+        SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
         self.number = terms["number"]
 
     def decide(self, idx, total, hard, line):
@@ -262,12 +250,7 @@ class NumberBet(SideBet):
     rule = "R-S6"
 
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
-        self.id = bet_id
-        self.backer = backer
-        self.layer = layer
-        self.stake_for = stake_for
-        self.stake_against = stake_against
-        self.terms = terms
+        SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
         self.number = terms["number"]
 
     def decide(self, idx, total, hard, line):
@@ -289,12 +272,7 @@ class PropositionBet(SideBet):
     rule = "R-S7"
 
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
-        self.id = bet_id
-        self.backer = backer
-        self.layer = layer
-        self.stake_for = stake_for
-        self.stake_against = stake_against
-        self.terms = terms
+        SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
         if extra is None:  # rebuilt from a snapshot: parse the stored terms again
             extra = _parse_proposition(terms["wins"], terms.get("loses"), terms.get("within"))[2:]
         self.wins_mask, self.loses_mask = extra
