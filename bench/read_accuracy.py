@@ -1,0 +1,199 @@
+"""Score the dice reader on labelled photos, per set, on one core.
+
+    python bench/read_accuracy.py              # the held-out part of both photo sets
+    python bench/read_accuracy.py --all        # every labelled photo of both sets
+    python bench/read_accuracy.py DIR [DIR...] # any folders of NAME.jpg + NAME.txt (YOLO labels)
+    python bench/read_accuracy.py --sim 40     # also read_at on simulator-rendered dice
+
+Labels: one ``class cx cy w h`` line per die, normalised; class = face value - 1. Scoring (the
+photo sets' README): each labelled die is matched to the nearest unmatched detected die whose
+centre lies within max(0.75 x max(w, h), 24 px); counted as correct, misread (a wrong value
+given with confidence), abstained (value null / cocked), missed (no match); detections matched to
+no label are false positives. Targets: >= 98% correct, <= 0.5% misread, < 10 ms per image.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+PHOTOS = ROOT.parent / "shared" / "data" / "dice-photos"
+SPLIT = ROOT / "vision" / "models" / "dice_split.json"
+SETS = ("nell-byler", "matteop65")
+
+
+def read_labels(txt: Path, width: int, height: int) -> list[tuple[int, float, float, float]]:
+    """(value, cx, cy, match_radius) per labelled die, pixels."""
+    out = []
+    for line in txt.read_text().splitlines():
+        if line.strip():
+            c, cx, cy, w, h = (float(v) for v in line.split())
+            r = max(0.75 * max(w * width, h * height), 24.0)
+            out.append((int(c) + 1, cx * width, cy * height, r))
+    return out
+
+
+def match(labels, dice) -> dict[str, int]:
+    """Greedy nearest matching of labelled dice to readings; the counts of one image."""
+    pairs = []
+    for li, (_, lx, ly, r) in enumerate(labels):
+        for di, d in enumerate(dice):
+            dist = ((d.center[0] - lx) ** 2 + (d.center[1] - ly) ** 2) ** 0.5
+            if dist <= r:
+                pairs.append((dist, li, di))
+    used_l, used_d = set(), set()
+    n = {"dice": len(labels), "correct": 0, "misread": 0, "abstained": 0, "missed": 0, "fp": 0}
+    for _, li, di in sorted(pairs):
+        if li in used_l or di in used_d:
+            continue
+        used_l.add(li)
+        used_d.add(di)
+        v = dice[di].value
+        if v is None:
+            n["abstained"] += 1
+        elif v == labels[li][0]:
+            n["correct"] += 1
+        else:
+            n["misread"] += 1
+    n["missed"] = len(labels) - len(used_l)
+    n["fp"] = len(dice) - len(used_d)
+    return n
+
+
+def score_images(reader, images: list[Path], verbose: bool = False) -> dict:
+    tot = {"images": 0, "dice": 0, "correct": 0, "misread": 0, "abstained": 0, "missed": 0,
+           "fp": 0}
+    ms = []
+    for jpg in images:
+        frame = cv2.imread(str(jpg))
+        if frame is None:
+            print(f"  {jpg}: unreadable, skipped", file=sys.stderr)
+            continue
+        h, w = frame.shape[:2]
+        labels = read_labels(jpg.with_suffix(".txt"), w, h)
+        reader.find(frame)  # warm caches for this size, as a running camera would be
+        t0 = time.perf_counter()
+        dice = reader.find(frame)
+        ms.append((time.perf_counter() - t0) * 1000)
+        n = match(labels, dice)
+        tot["images"] += 1
+        for k, v in n.items():
+            tot[k] += v
+        if verbose and (n["misread"] or n["missed"] or n["fp"] or n["abstained"]):
+            print(f"  {jpg.name}: {n}")
+    tot["median_ms"] = statistics.median(ms) if ms else float("nan")
+    return tot
+
+
+def score_simulated(reader, n_stills: int, seed: int = 12345) -> dict:
+    """read_at on dice rendered by the throw simulator (seeds never used in training): flat dice
+    of every colour must be read; cocked ones (leaning 18..40 degrees, as the simulator's dice
+    leaning on the wall or the other die) flagged, never read."""
+    from vision.simulator import DieSpec, Look, render_dice
+
+    rng = np.random.default_rng(seed)
+    colours = ["white", "black", "red", "green", "blue", "yellow"]
+    n = {"flat": 0, "flat_correct": 0, "flat_misread": 0, "flat_abstained": 0,
+         "cocked": 0, "cocked_flagged": 0, "cocked_read": 0, "ms": []}
+    for k in range(n_stills):
+        die_px = float(rng.uniform(32, 56))
+        specs = []
+        for gy in np.arange(150, 440, 2 * die_px):
+            for gx in np.arange(60 + die_px, 580 - die_px, 2 * die_px):
+                tilt = float(rng.uniform(18, 40)) if rng.random() < 0.25 else 0.0
+                specs.append(DieSpec(value=int(rng.integers(1, 7)),
+                                     center=(float(gx + rng.uniform(-5, 5)), float(gy)),
+                                     angle=float(rng.uniform(0, 90)),
+                                     colour=colours[int(rng.integers(6))], cocked=tilt,
+                                     cocked_toward=float(rng.uniform(0, 360))))
+        st = render_dice(specs, (640, 480), die_px=die_px, tilt_deg=float(rng.uniform(5, 25)),
+                         look=Look.random(rng), seed=seed + k)
+        dp = st.calibration.die_px
+        t0 = time.perf_counter()
+        got = reader.read_at(st.image, [sp.center for sp in specs], die_px=dp)
+        n["ms"].append((time.perf_counter() - t0) * 1000 / max(1, len(specs)))
+        for sp, d in zip(specs, got, strict=True):
+            if sp.cocked:
+                n["cocked"] += 1
+                n["cocked_flagged"] += d.cocked
+                n["cocked_read"] += d.value is not None
+            else:
+                n["flat"] += 1
+                if d.value is None:
+                    n["flat_abstained"] += 1
+                elif d.value == sp.value:
+                    n["flat_correct"] += 1
+                else:
+                    n["flat_misread"] += 1
+    n["ms_per_die"] = statistics.median(n.pop("ms")) if n_stills else float("nan")
+    return n
+
+
+def report(name: str, t: dict) -> str:
+    d = max(1, t["dice"])
+    return (
+        f"{name:<24} images {t['images']:4d}  dice {t['dice']:5d}  "
+        f"correct {t['correct']:5d} ({100 * t['correct'] / d:5.1f}%)  "
+        f"misread {t['misread']:3d} ({100 * t['misread'] / d:4.2f}%)  "
+        f"abstained {t['abstained']:3d} ({100 * t['abstained'] / d:4.1f}%)  "
+        f"missed {t['missed']:3d} ({100 * t['missed'] / d:4.1f}%)  "
+        f"false positives {t['fp']:3d}  median {t['median_ms']:.1f} ms/image"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Score the dice reader on labelled photos.")
+    ap.add_argument("dirs", nargs="*", type=Path, help="folders of labelled images")
+    ap.add_argument("--all", action="store_true", help="every photo, not just the held-out part")
+    ap.add_argument("--part", choices=["held_out", "tune", "train"], default="held_out")
+    ap.add_argument("--verbose", "-v", action="store_true", help="list images with errors")
+    ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    ap.add_argument("--sim", type=int, default=0, metavar="N",
+                    help="also score read_at on N stills rendered by the throw simulator")
+    a = ap.parse_args(argv)
+    cv2.setNumThreads(1)  # the target is for one core
+    from vision.dice import DiceReader
+
+    reader = DiceReader()
+    jobs: list[tuple[str, list[Path]]] = []
+    if a.dirs:
+        for d in a.dirs:
+            jobs.append((d.name, sorted(p for p in d.glob("*.jpg") if p.with_suffix(".txt")
+                                        .exists())))
+    else:
+        split = json.loads(SPLIT.read_text())["sets"]
+        for s in SETS:
+            names = None if a.all else set(split[s][a.part])
+            imgs = sorted(p for p in (PHOTOS / s).glob("*.jpg")
+                          if p.with_suffix(".txt").exists() and (names is None or p.name in names))
+            jobs.append((f"{s} [{'all' if a.all else a.part}]", imgs))
+    results = {}
+    for name, imgs in jobs:
+        t = score_images(reader, imgs, a.verbose)
+        results[name] = t
+        print(report(name, t), flush=True)
+    if a.sim:
+        t = score_simulated(reader, a.sim)
+        f, c = max(1, t["flat"]), max(1, t["cocked"])
+        print(f"simulator read_at, {a.sim} stills: flat dice {t['flat']}  "
+              f"correct {t['flat_correct']} ({100 * t['flat_correct'] / f:.1f}%)  "
+              f"misread {t['flat_misread']} ({100 * t['flat_misread'] / f:.2f}%)  "
+              f"abstained {t['flat_abstained']}  |  cocked dice {t['cocked']}  "
+              f"flagged {t['cocked_flagged']} ({100 * t['cocked_flagged'] / c:.1f}%)  "
+              f"read as a value {t['cocked_read']}  |  {t['ms_per_die']:.2f} ms per die")
+        results["simulator"] = t
+    if a.json:
+        print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

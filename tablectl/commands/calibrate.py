@@ -1,0 +1,66 @@
+"""``tablectl calibrate --image FRAME [--calibration FILE] [--out PICTURE]``.
+
+Draws the calibration (the marked area, the back wall, a die-sized square in the area and one
+against the wall) on a camera frame and writes the picture, so it can be checked by eye. Warns on
+stderr where the calibration does not fit the frame: points outside it, a wall away from the
+area, a die size that matches no die seen. Exit status 0 when it fits, 1 when it warned,
+2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+# the checkout's table.toml (run from anywhere); a table.toml in the working directory wins
+DEFAULT_CONFIG = (
+    Path("firmware_config/table.toml")
+    if Path("firmware_config/table.toml").is_file()
+    else Path(__file__).resolve().parents[2] / "firmware_config" / "table.toml"
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "calibrate",
+        help="draw the calibration on a camera frame and check that it fits",
+        description="Draw the [calibration] (area, back wall, die size) on a frame, write the "
+        "picture, and warn where it does not fit the frame.",
+    )
+    p.add_argument("--image", required=True, type=Path, metavar="FRAME",
+                   help="a frame from the table's camera, with both dice lying in the area")
+    p.add_argument("--calibration", type=Path, default=DEFAULT_CONFIG, metavar="FILE",
+                   help=f"a TOML file with a [calibration] table (default: {DEFAULT_CONFIG})")
+    p.add_argument("--out", type=Path, default=None, metavar="PICTURE",
+                   help="where to write the picture (default: FRAME's name + .calibration.png)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.calibrate_view import draw_calibration, fit_warnings
+    from vision.calibration import Calibration, CalibrationError
+
+    try:
+        cal = Calibration.load(args.calibration)
+    except CalibrationError as exc:
+        print(f"tablectl calibrate: {exc}", file=sys.stderr)
+        return 2
+    frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
+    if frame is None:
+        print(f"tablectl calibrate: {args.image} is not a readable image", file=sys.stderr)
+        return 2
+    out = args.out or args.image.with_name(args.image.stem + ".calibration.png")
+    picture = draw_calibration(frame, cal)
+    if not cv2.imwrite(str(out), picture):
+        print(f"tablectl calibrate: cannot write {out}", file=sys.stderr)
+        return 2
+    warnings = fit_warnings(frame, cal)
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    h, w_ = frame.shape[:2]
+    verdict = "does not fit" if warnings else "fits"
+    print(f"{out}: calibration from {args.calibration} drawn on {w_}x{h} {args.image}: {verdict}")
+    return 1 if warnings else 0

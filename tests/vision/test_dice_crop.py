@@ -1,0 +1,54 @@
+"""Cutting a die out square to its edges (vision.dice_crop)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.dice_crop import CROP_PX, crop_die, die_angle
+
+
+def square(angle: float, colour=(235, 235, 235), felt=(40, 110, 30), size=44, centre=(160, 120)):
+    img = np.zeros((240, 320, 3), np.uint8)
+    img[:] = felt
+    pts = cv2.boxPoints((centre, (size, size), angle)).astype(np.float32)
+    cv2.fillConvexPoly(img, np.round(pts * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
+    return img
+
+
+def angle_error(a: float, b: float) -> float:
+    d = (a - b) % 90.0
+    return min(d, 90.0 - d)
+
+
+@pytest.mark.parametrize("angle", [0.0, 7.0, 22.0, 38.0, 44.0, 61.0, 83.0])
+@pytest.mark.parametrize("colour", [(235, 235, 235), (30, 30, 30), (40, 30, 190)])
+def test_die_angle_is_found_modulo_a_quarter_turn(angle, colour):
+    img = square(angle, colour)
+    got = die_angle(img, (160, 120), 44)
+    assert -45.0 <= got < 45.0
+    assert angle_error(got, angle) < 3.0
+
+
+def test_crop_turns_the_die_square_to_the_crop():
+    img = square(30.0)
+    crop = crop_die(img, (160, 120), 44, die_angle(img, (160, 120), 44))
+    assert crop.shape == (CROP_PX, CROP_PX, 3)
+    # the die fills the middle of the crop and its edges are axis-aligned: the column sums of
+    # the die mask step sharply (a turned square would ramp)
+    mask = (crop[..., 0] > 128).astype(np.float32)
+    cols = mask.sum(axis=0)
+    inner = cols[CROP_PX // 2 - 10 : CROP_PX // 2 + 10]
+    assert inner.min() > 0.7 * CROP_PX / 1.25
+    assert np.ptp(inner) < 3
+
+
+def test_crop_at_the_frame_edge_and_off_it():
+    img = square(0.0, centre=(10, 10))
+    assert crop_die(img, (10, 10), 44, 0.0).shape == (CROP_PX, CROP_PX, 3)
+    off = crop_die(img, (-500, -500), 44, 0.0)
+    assert off.shape == (CROP_PX, CROP_PX, 3) and not off.any()
+    # a big die (downscaled crop) keeps its size
+    big = square(0.0, size=200, centre=(160, 120))
+    assert crop_die(big, (160, 120), 200, 0.0).shape == (CROP_PX, CROP_PX, 3)

@@ -1,0 +1,418 @@
+"""The throw tracker on throws drawn with exact truth (tests/vision/tracker_synth.py), R-I1..R-I3."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tablectl.cli import main
+from tests.vision.tracker_synth import CAL, DIE, WALL_Y, SynthDie, background, draw_die, throw
+from vision.calibration import Calibration
+from vision.tracker import ThrowTracker, TrackerSettings, choose_scale
+
+
+def run(frames, tracker=None):
+    tracker = tracker or ThrowTracker(CAL)
+    out = []
+    for t, img in frames:
+        obs = tracker.feed(t, img)
+        if obs is not None:
+            out.append(obs)
+    return out, tracker
+
+
+def by_truth(obs, dice):
+    """Observed dice in the order of the truth's dice (nearest rest centre)."""
+    found = [d for d in obs.dice if d.center is not None]
+    out = []
+    for d in dice:
+        out.append(min(found, key=lambda o: math.hypot(o.center[0] - d.x, o.center[1] - d.y)))
+    return out
+
+
+@pytest.mark.parametrize(
+    "specs",
+    [
+        # both hit, one hits, neither hits (R-I3)
+        [SynthDie(200, 470, 150, -900, 5), SynthDie(420, 470, -100, -1000, 2)],
+        [SynthDie(200, 470, 150, -900, 5), SynthDie(420, 470, -100, -500, 2)],
+        [SynthDie(200, 470, 150, -500, 5), SynthDie(420, 470, -100, -450, 2)],
+    ],
+    ids=["both_hit", "one_hits", "none_hits"],
+)
+def test_wall_and_rest_match_truth(specs):
+    frames, dice = throw(specs)
+    (obs,), _ = run(frames)
+    assert obs.missing == obs.extra == obs.unmoved == 0
+    assert obs.start_frame == 12  # the first frame with motion in the area
+    assert len(obs.dice) == 2
+    for truth, seen in zip(dice, by_truth(obs, dice), strict=True):
+        assert math.hypot(seen.center[0] - truth.x, seen.center[1] - truth.y) < 3
+        assert seen.hit_wall == truth.hit_wall
+        assert not seen.left_area and seen.at_rest_in_area
+        assert seen.moved and len(seen.track) > 10
+    assert sum(d.hit_wall for d in dice) == sum(d.hit_wall for d in obs.dice)
+    assert obs.snapshot is not None and obs.snapshot.shape == frames[-1][1].shape
+    assert not np.array_equal(obs.snapshot, frames[obs.rest_frame][1])  # tracks drawn on it
+
+
+def test_wall_contact_between_frames_is_detected():
+    """A fast die touches the wall only between two frames: its rebound tells."""
+    frames, dice = throw(
+        [SynthDie(300, 345, 0, -3000, 5, spin=0), SynthDie(450, 400, 0, -1200, 2, spin=0)],
+        friction=4.0,
+    )
+    assert dice[0].hit_wall and not dice[1].hit_wall
+    touch = 0.62 * DIE  # the tracker's per-frame touch distance
+    (obs,), tracker = run(frames)
+    fast, slow = by_truth(obs, dice)
+    nearest = min(y for _, _, y in fast.track) - WALL_Y
+    assert nearest > touch + 3, "precondition: no frame shows the die at the wall"
+    assert fast.hit_wall
+    assert not slow.hit_wall
+
+
+def test_no_hit_for_a_die_gliding_along_the_wall_without_touching():
+    tracker = ThrowTracker(CAL)
+    times = [i / 60 for i in range(30)]
+    xs = [100 + 10 * i for i in range(30)]
+    ys = [WALL_Y + 0.8 * DIE + (1.5 if i % 2 else -1.5) for i in range(30)]  # jitter
+    assert not tracker.hit_wall(times, xs, ys)
+    # the same path bouncing at 0.6 die from the wall line (touching): a hit
+    ys = [WALL_Y + 0.5 * DIE + abs(i - 15) * 9 + 4 for i in range(30)]
+    assert tracker.hit_wall(times, xs, ys)
+
+
+def test_die_coming_to_rest_outside_the_area():
+    frames, dice = throw([SynthDie(200, 470, -500, -400, 5), SynthDie(420, 470, -100, -1000, 2)])
+    assert dice[0].left_area and dice[0].x < 0  # out of view to the left
+    (obs,), _ = run(frames)
+    lost = [d for d in obs.dice if d.center is None]
+    assert obs.missing == 1 and len(lost) == 1
+    assert lost[0].left_area and not lost[0].at_rest_in_area
+    kept = [d for d in obs.dice if d.center is not None][0]
+    assert kept.hit_wall and kept.at_rest_in_area and not kept.left_area
+
+
+def test_die_resting_in_view_but_outside_the_area():
+    frames, dice = throw([SynthDie(150, 420, -300, -100, 5), SynthDie(420, 470, -100, -1000, 2)])
+    assert dice[0].x < 40 < dice[0].x + DIE  # outside the area line, still in the frame
+    (obs,), _ = run(frames)
+    out, inside = by_truth(obs, dice)
+    assert out.left_area and not out.at_rest_in_area
+    assert inside.at_rest_in_area and not inside.left_area
+
+
+def test_every_die_thrown_out_of_view_still_ends_the_throw():
+    frames, dice = throw(
+        [SynthDie(200, 470, 0, -3000, 5), SynthDie(420, 470, -100, -2500, 2)], friction=1.0
+    )
+    (obs,), _ = run(frames)
+    assert obs.missing == 2
+    assert all(d.left_area and d.center is None and d.hit_wall for d in obs.dice)
+
+
+def test_left_area_between_frames_through_a_corner():
+    """An L-shaped area: two frames inside, the straight path between them outside."""
+    cal = Calibration(
+        area=((0, 0), (400, 0), (400, 200), (200, 200), (200, 400), (0, 400)),
+        back_wall=((0, 0), (400, 0)),
+        die_px=40,
+    )
+    tracker = ThrowTracker(cal)
+    settled = 6  # a tenth of a second at 60 fps inside: the die is in
+    assert tracker.left_area([100] * settled + [380, 300], [300] * settled + [150, 100], False)
+    assert not tracker.left_area([100] * settled + [150, 300], [300] * settled + [150, 100], False)
+    # never in for long enough: it never entered, so it is out
+    assert tracker.left_area([100, 100, 500], [300, 300, 300], gone=False)
+    # past the front edge (the shooter's side) before coming in does not count ...
+    assert not tracker.left_area([100] * 2 + [100] * settled, [430] * 2 + [300] * settled, False)
+    # ... past a side edge does
+    assert tracker.left_area([-30] * 2 + [100] * settled, [300] * 2 + [300] * settled, False)
+
+
+def test_dice_that_touch_are_both_found():
+    frames, dice = throw([SynthDie(250, 470, 300, -900, 5), SynthDie(420, 470, -300, -900, 2)])
+    gap = math.hypot(dice[0].x - dice[1].x, dice[0].y - dice[1].y)
+    (obs,), _ = run(frames)
+    assert len([d for d in obs.dice if d.center is not None]) == 2
+    for truth, seen in zip(dice, by_truth(obs, dice), strict=True):
+        assert math.hypot(seen.center[0] - truth.x, seen.center[1] - truth.y) < 0.25 * DIE + 3
+        assert seen.hit_wall == truth.hit_wall
+    assert gap < 3 * DIE
+
+
+def test_a_die_spinning_on_its_corner_is_not_at_rest():
+    frames, dice = throw(
+        [SynthDie(200, 470, 0, -900, 5), SynthDie(420, 470, 0, -600, 2, spin=900, spin_until=3.0)]
+    )
+    (obs,), _ = run(frames)
+    spin_end = int(3.0 * 60)
+    assert obs.rest_frame >= spin_end
+    assert obs.rest_frame <= spin_end + 30
+
+
+def test_die_that_did_not_move_since_the_last_throw():
+    first, dice = throw([SynthDie(200, 470, 150, -900, 5), SynthDie(420, 470, -100, -1000, 2)])
+    stuck = dice[1]
+    t0 = first[-1][0] + 1 / 60
+    stuck_copy = SynthDie(stuck.x, stuck.y, 0, 0, stuck.value, spin=0, angle=stuck.angle)
+    second, _ = throw([SynthDie(250, 470, 100, -900, 4)], static=(stuck_copy,), t0=t0)
+    obs, _ = run(first + second)
+    assert len(obs) == 2
+    assert obs[0].unmoved == 0
+    assert obs[1].unmoved == 1
+    assert sorted(d.moved for d in obs[1].dice) == [False, True]
+
+
+def test_three_dice_make_an_extra():
+    frames, _ = throw(
+        [
+            SynthDie(150, 470, 100, -900, 5),
+            SynthDie(330, 470, 0, -1000, 2),
+            SynthDie(500, 470, -100, -950, 6),
+        ]
+    )
+    (obs,), _ = run(frames)
+    assert obs.extra == 1 and obs.missing == 0
+
+
+def test_picking_the_dice_up_is_not_a_throw():
+    first, _ = throw([SynthDie(200, 470, 150, -900, 5), SynthDie(420, 470, -100, -1000, 2)])
+    t = first[-1][0]
+    empty = background(0)
+    later = [(t + (i + 1) / 60, empty.copy()) for i in range(60)]
+    obs, tracker = run(first + later)
+    assert len(obs) == 1
+    assert tracker.state == "idle"
+
+
+def test_a_gap_in_the_frames_drops_the_throw_in_progress():
+    """A camera that reconnects mid-throw: no observation is made up from the frames around it."""
+    frames, _ = throw([SynthDie(200, 470, 150, -900, 5), SynthDie(420, 470, -100, -1000, 2)])
+    cut = 40
+    after = [(t + 2.0, img) for t, img in frames[cut:]]
+    obs, tracker = run(frames[:cut] + after)
+    assert obs == [] or all(o.start_frame >= cut for o in obs)
+    # the tracker still works for the next throw
+    nxt, _ = throw(
+        [SynthDie(200, 470, 150, -900, 3), SynthDie(420, 470, -100, -1000, 4)],
+        t0=after[-1][0] + 1 / 60,
+    )
+    obs2, _ = run(nxt, tracker)
+    assert len(obs2) == 1 and len(obs2[0].dice) == 2
+
+
+@dataclass(frozen=True)
+class _Reading:
+    value: int | None
+    center: tuple[float, float]
+    box: tuple
+    confidence: float
+    cocked: bool
+
+
+class TruthReader:
+    """Reads the synthetic dice by where they lie (the real reader is vision.dice.DiceReader)."""
+
+    def __init__(self, dice):
+        self.dice = dice
+        self.calls = []
+
+    def read_at(self, frame_bgr, boxes, die_px=None):
+        self.calls.append((frame_bgr.shape, list(boxes), die_px))
+        out = []
+        for box in boxes:
+            (cx, cy), _, _ = box
+            d = min(self.dice, key=lambda d: math.hypot(d.x - cx, d.y - cy))
+            out.append(_Reading(d.value, (cx, cy), box, 0.97, False))
+        return out
+
+
+def test_faces_read_once_on_the_full_frame_at_rest():
+    frames, dice = throw([SynthDie(200, 470, 150, -900, 5), SynthDie(420, 470, -100, -1000, 2)])
+    reader = TruthReader(dice)
+    (obs,), _ = run(frames, ThrowTracker(CAL, reader=reader))
+    assert len(reader.calls) == 1
+    shape, boxes, die_px = reader.calls[0]
+    assert shape == (480, 640, 3) and die_px is None  # the boxes carry the size
+    for (_, (w, h), _) in boxes:
+        assert 0.8 * DIE < w < 1.3 * DIE and 0.8 * DIE < h < 1.3 * DIE
+    assert sorted(d.value for d in obs.dice) == sorted(d.value for d in dice)
+    assert all(d.confidence == pytest.approx(0.97) for d in obs.dice)
+
+
+def test_feed_rejects_a_grey_frame():
+    with pytest.raises(ValueError, match="BGR"):
+        ThrowTracker(CAL).feed(0.0, np.zeros((480, 640), np.uint8))
+
+
+def test_choose_scale_keeps_a_die_wide_enough():
+    assert choose_scale(640, 480, 44) == 4
+    assert choose_scale(1280, 720, 66) == 8
+    assert choose_scale(640, 480, 12) == 1
+    assert choose_scale(642, 480, 44) == 2
+
+
+def test_settings_are_honoured():
+    frames, _ = throw([SynthDie(200, 470, 150, -900, 5), SynthDie(420, 470, -100, -1000, 2)])
+    (quick,), _ = run(frames, ThrowTracker(CAL, settings=TrackerSettings(settle_s=0.1)))
+    (slow,), _ = run(frames, ThrowTracker(CAL, settings=TrackerSettings(settle_s=0.4)))
+    assert slow.rest_frame - quick.rest_frame >= 10
+
+
+# --------------------------------------------------------------------------- tablectl replay
+CLIPS = Path(__file__).resolve().parents[2] / "fixtures" / "clips"
+DIE_FIELDS = {"value", "cocked", "confidence", "hit_wall", "left_area", "at_rest_in_area", "center"}
+
+
+def _clip_dirs():
+    return sorted(p for p in CLIPS.glob("*") if (p / "truth.json").is_file())
+
+
+def test_replay_json_lines_have_the_designed_shape():
+    """`tablectl replay DIR --calibration FILE --json` as a subprocess (DESIGN.md)."""
+    clips = _clip_dirs()
+    if not clips:
+        pytest.skip(f"no fixture clips in {CLIPS}")
+    clip = clips[0]
+    proc = subprocess.run(
+        [sys.executable, "-m", "tablectl.cli", "replay", str(clip / "frames.avi"),
+         "--calibration", str(clip / "calibration.toml"), "--json"],
+        capture_output=True, text=True, timeout=120, cwd=CLIPS.parents[1],
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(lines) == 1
+    rec = lines[0]
+    assert set(rec) == {"throw", "start_frame", "rest_frame", "dice", "ruling"}
+    assert rec["throw"] == 1 and 0 <= rec["start_frame"] < rec["rest_frame"]
+    assert len(rec["dice"]) == 2 and all(set(d) == DIE_FIELDS for d in rec["dice"])
+    assert set(rec["ruling"]) == {"kind", "rule", "reason"}
+    assert rec["ruling"]["kind"] in {"counts", "warning", "void", "operator"}
+
+
+def test_replay_of_every_fixture_clip_matches_the_truth(capsys):
+    """Wall, area and rest per die against the simulator's truth; the ruling where the faces do
+    not matter (void) or the reader is not needed (the kind a wall/area truth implies)."""
+    clips = _clip_dirs()
+    if not clips:
+        pytest.skip(f"no fixture clips in {CLIPS}")
+    for clip in clips:
+        truth = json.loads((clip / "truth.json").read_text())
+        assert main(["replay", str(clip), "--json", "--no-reader"]) == 0
+        lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+        assert len(lines) == 1, clip.name
+        rec = lines[0]
+        assert rec["start_frame"] <= truth["throw_start_frame"] <= rec["rest_frame"], clip.name
+        assert rec["rest_frame"] >= truth["rest_frame"], clip.name
+        seen = [d for d in rec["dice"] if d["center"] is not None]
+        assert len(seen) == len(truth["dice"]), clip.name
+        for td in truth["dice"]:
+            od = min(seen, key=lambda d: math.dist(d["center"], td["rest_center"]))
+            assert math.dist(od["center"], td["rest_center"]) < 0.5 * 44, clip.name
+            assert od["at_rest_in_area"] == td["at_rest_in_area"], clip.name
+            assert od["left_area"] == td["left_area"], clip.name
+            if not td["cocked"]:  # a die leaning on the other may share its path
+                assert od["hit_wall"] == td["hit_wall"], clip.name
+        if not all(d["at_rest_in_area"] for d in truth["dice"]):
+            assert rec["ruling"]["kind"] == "void" and rec["ruling"]["rule"] == "R-I1"
+        elif not any(d["hit_wall"] for d in truth["dice"]):
+            assert rec["ruling"]["kind"] == "void" and rec["ruling"]["rule"] == "R-I3"
+
+
+def test_replay_bad_input_exits_2(tmp_path, capsys):
+    assert main(["replay", str(tmp_path / "none.avi"), "--calibration",
+                 str(tmp_path / "none.toml")]) == 2
+    assert "cannot read calibration file" in capsys.readouterr().err
+    cal = tmp_path / "cal.toml"
+    cal.write_text(CAL.to_toml())
+    assert main(["replay", str(tmp_path), "--calibration", str(cal)]) == 2
+    assert "no images" in capsys.readouterr().err
+
+
+def test_a_session_of_simulated_throws_gives_one_observation_each():
+    """Consecutive throws on one table: the last throw's dice lie there, are picked up (not a
+    throw), then the next throw; through SimulatorSource as one stream."""
+    simulator = pytest.importorskip("vision.simulator")
+    from vision.sources import SimulatorSource
+
+    clips = list(simulator.simulate_session(seed=3, n_throws=3))
+    tracker = ThrowTracker(clips[0].calibration, annotate=False)
+    seen = []
+    for frame in SimulatorSource(clips):
+        obs = tracker.feed(frame.timestamp, frame.image)
+        if obs is not None:
+            seen.append(obs)
+    assert len(seen) == len(clips)
+    first = 0
+    for clip, obs in zip(clips, seen, strict=True):
+        truth = clip.truth
+        assert obs.unmoved == obs.extra == obs.missing == 0
+        assert obs.start_frame - first <= truth["throw_start_frame"] <= obs.rest_frame - first
+        assert sorted(d.hit_wall for d in obs.dice) == sorted(d["hit_wall"] for d in truth["dice"])
+        first += len(clip.frames)
+
+
+def test_a_die_hidden_for_some_frames_keeps_its_track_and_its_wall_hit():
+    """The die vanishes (out of view, under a hand) from before it reaches the wall until after
+    it rebounds: one track comes back for it, and the rebound still counts as a hit."""
+    frames, dice = throw([SynthDie(200, 470, 0, -1400, 5, spin=0), SynthDie(450, 470, 0, -450, 2)])
+    bg = background(0)
+    hidden = 0
+    out = []
+    for i, (t, img) in enumerate(frames):
+        if 12 <= i and any(t0 == t and y < WALL_Y + 2.2 * DIE for t0, _, y in dice[0].path):
+            img = img.copy()
+            img[: int(WALL_Y + 3 * DIE), 150:250] = bg[: int(WALL_Y + 3 * DIE), 150:250]
+            hidden += 1
+        out.append((t, img))
+    assert dice[0].hit_wall and 4 <= hidden <= 30
+    (obs,), _ = run(out)
+    assert len(obs.dice) == 2 and obs.missing == 0
+    fast, slow = by_truth(obs, dice)
+    assert fast.hit_wall and not slow.hit_wall
+    assert min(y for _, _, y in fast.track) > WALL_Y + 2 * DIE  # never seen near the wall
+
+
+def _path_frames(paths, rest=30):
+    """Frames of dice moving along given straight paths [(x0, y0, x1, y1, value)], then resting."""
+    bg = background(0)
+    frames = [(i / 60, bg.copy()) for i in range(10)]
+    for k in range(21):
+        img = bg.copy()
+        for x0, y0, x1, y1, v in paths:
+            f = k / 20
+            draw_die(img, SynthDie(x0 + f * (x1 - x0), y0 + f * (y1 - y0), 0, 0, v))
+        frames.append(((10 + k) / 60, img))
+    last = frames[-1][1]
+    frames += [((31 + i) / 60, last.copy()) for i in range(rest)]
+    return frames
+
+
+def test_a_die_leaning_on_the_wall_is_flagged_cocked_by_the_wall_cue():
+    lean_y = WALL_Y + 0.3 * DIE  # its top seen further back than a flat die's can be
+    flat_y = WALL_Y + 0.5 * DIE  # a flat die touching the wall
+    frames = _path_frames([(200, 400, 200, lean_y, 3), (420, 400, 420, flat_y, 4)])
+    for geometric, expect in ((True, [True, False]), (False, [False, False])):
+        tracker = ThrowTracker(CAL, settings=TrackerSettings(geometric_cocked=geometric))
+        (obs,), _ = run(frames, tracker)
+        leaning, flat = sorted(obs.dice, key=lambda d: d.center[0])
+        assert [leaning.cocked, flat.cocked] == expect
+        assert leaning.at_rest_in_area and flat.at_rest_in_area
+
+
+def test_two_dice_closer_than_flat_dice_can_lie_flag_one_cocked():
+    close = _path_frames([(250, 400, 250, 250, 3), (330, 400, 250 + 1.1 * DIE, 250, 4)])
+    (obs,), _ = run(close)
+    assert len(obs.dice) == 2 and sum(d.cocked for d in obs.dice) == 1
+    apart = _path_frames([(250, 400, 250, 250, 3), (330, 400, 250 + 1.6 * DIE, 250, 4)])
+    (obs,), _ = run(apart)
+    assert len(obs.dice) == 2 and not any(d.cocked for d in obs.dice)

@@ -1,0 +1,561 @@
+"""Train the dice reader's two small nets and export them to ONNX (dev-only tool).
+
+Run it with a SEPARATE venv holding torch (never the project's runtime venv)::
+
+    python3 -m venv /work/train-venv
+    /work/train-venv/bin/pip install torch==2.13.0 onnx onnxscript numpy opencv-python-headless
+    /work/train-venv/bin/python tools/train_reader.py split      # writes vision/models/dice_split.json
+    /work/train-venv/bin/python tools/train_reader.py det        # die-centre detector
+    /work/train-venv/bin/python tools/train_reader.py cls        # top-face classifier
+    /work/train-venv/bin/python tools/train_reader.py tune       # thresholds on the tune part
+
+Only the ``train`` part of each photo set is trained on; thresholds are chosen on ``tune``;
+``held_out`` is never used here. At run time the models are read by ``cv2.dnn`` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from reader_data import SETS, SPLIT_FILE, list_photos, make_split  # noqa: E402
+
+from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angle  # noqa: E402
+
+MODELS = Path(__file__).resolve().parent.parent / "vision" / "models"
+WORK = Path("/work/train-out")
+DET_STRIDE = 4  # detector output cell, in detector-input pixels
+DET_SCALE = 0.5  # detector input = frame scaled by this for a 640-wide frame
+N_CLASSES = 8  # faces 1..6, cocked, not a die
+COCKED, BACKGROUND = 6, 7
+
+cv2.setNumThreads(1)
+
+
+def log(*a):
+    print(time.strftime("%H:%M:%S"), *a, flush=True)
+
+
+# ---------------------------------------------------------------- data
+
+
+def load_part(part: str):
+    split = json.loads(SPLIT_FILE.read_text())
+    out = []
+    for s in SETS:
+        names = set(split["sets"][s][part])
+        for p in list_photos(s):
+            if p.path.name in names:
+                out.append((cv2.imread(str(p.path)), p))
+    return out
+
+
+def colour_jitter(img: np.ndarray, rng: np.random.Generator, strong: bool = True) -> np.ndarray:
+    """Hue / saturation / brightness / contrast / blur / noise / glare / JPEG noise."""
+    im = img
+    if rng.random() < 0.8:
+        hsv = cv2.cvtColor(im, cv2.COLOR_BGR2HSV).astype(np.int16)
+        hsv[..., 0] = (hsv[..., 0] + rng.integers(0, 180)) % 180
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.5), 0, 255)
+        im = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    if strong and rng.random() < 0.15:
+        im = 255 - im  # black dice with white pips
+    f = im.astype(np.float32)
+    f = (f - 128) * rng.uniform(0.6, 1.4) + 128 + rng.uniform(-40, 40)
+    if rng.random() < 0.3:
+        f = 255 * (np.clip(f, 0, 255) / 255) ** rng.uniform(0.6, 1.6)
+    if rng.random() < 0.25:  # a glare spot
+        h, w = f.shape[:2]
+        yy, xx = np.mgrid[0:h, 0:w]
+        r = rng.uniform(0.04, 0.15) * min(h, w) if h > 100 else rng.uniform(2, 7)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        g = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))
+        f = f + (255 - f) * (g[..., None] * rng.uniform(0.4, 0.85))
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.2))
+    if rng.random() < 0.3:
+        f = f + rng.normal(0, rng.uniform(2, 10), f.shape)
+    im = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, buf = cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        im = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return im
+
+
+# ---------------------------------------------------------------- detector
+
+
+def det_sample(data, rng, crop=160):
+    img, photo = data[rng.integers(len(data))]
+    h, w = img.shape[:2]
+    s = DET_SCALE * (640 / max(h, w)) * math.exp(rng.uniform(math.log(0.6), math.log(1.7)))
+    ang = rng.uniform(-180, 180)
+    if photo.dice and rng.random() < 0.8:
+        d = photo.dice[rng.integers(len(photo.dice))]
+        px, py = d.cx + rng.normal(0, 40), d.cy + rng.normal(0, 40)
+    else:
+        px, py = rng.uniform(0, w), rng.uniform(0, h)
+    m = cv2.getRotationMatrix2D((px, py), ang, s)
+    m[0, 2] += crop / 2 - px
+    m[1, 2] += crop / 2 - py
+    if rng.random() < 0.5:  # mirror
+        m[0] = -m[0]
+        m[0, 2] += crop
+    out = cv2.warpAffine(img, m, (crop, crop), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
+    out = colour_jitter(out, rng)
+    g = crop // DET_STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((3, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g]
+    for d in photo.dice:
+        x, y = m @ np.array([d.cx, d.cy, 1.0])
+        u, v = x / DET_STRIDE, y / DET_STRIDE
+        if not (0 <= u < g and 0 <= v < g):
+            continue
+        size = d.size * s / DET_STRIDE
+        sig = max(0.5, 0.15 * size)
+        gauss = np.exp(-((xx + 0.5 - u) ** 2 + (yy + 0.5 - v) ** 2) / (2 * sig * sig))
+        heat = np.maximum(heat, gauss)
+        j, i = int(u), int(v)
+        heat[i, j] = 1.0
+        reg[:, i, j] = (u - j, v - i, math.log(size))
+        mask[i, j] = 1.0
+    return out, heat, reg, mask
+
+
+def det_net():
+    import torch.nn as nn
+
+    def cbr(i, o, s=1, d=1):
+        return [nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o),
+                nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *cbr(3, 8, 2), *cbr(8, 16, 2), *cbr(16, 16), *cbr(16, 16, d=2), *cbr(16, 16, d=4),
+        *cbr(16, 16), nn.Conv2d(16, 4, 1),
+    )
+
+
+def focal(pred_logit, gt):
+    import torch
+
+    p = torch.sigmoid(pred_logit).clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = 1 - pos
+    pl = torch.log(p) * (1 - p) ** 2 * pos
+    nl = torch.log(1 - p) * p**2 * (1 - gt) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pl.sum() + nl.sum()) / n
+
+
+def train_det(steps: int, seed: int = 0, sim: int = 0):
+    import torch
+    from reader_data import Die, Photo
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    data = load_part("train")
+    for img, dice in sim_stills(sim, seed=8) if sim else []:
+        data.append((img, Photo(Path("sim"), "sim",
+                                [Die(v, cx, cy, dp, dp, dp) for v, cx, cy, dp, _ in dice])))
+    log(f"detector: {len(data)} train photos")
+    net = det_net()
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=steps, pct_start=0.1)
+    bs = 16
+    t0 = time.time()
+    for step in range(steps):
+        batch = [det_sample(data, rng) for _ in range(bs)]
+        x = torch.from_numpy(np.stack([b[0] for b in batch])).permute(0, 3, 1, 2).float()
+        x = x / 255.0 - 0.5
+        heat = torch.from_numpy(np.stack([b[1] for b in batch]))
+        reg = torch.from_numpy(np.stack([b[2] for b in batch]))
+        mask = torch.from_numpy(np.stack([b[3] for b in batch]))
+        out = net(x)
+        lh = focal(out[:, 0], heat)
+        n = mask.sum().clamp(min=1)
+        lr_ = ((out[:, 1:] - reg).abs().sum(1) * mask).sum() / n
+        loss = lh + lr_
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            log(f"det step {step}/{steps} heat {lh.item():.3f} reg {lr_.item():.3f} "
+                f"({time.time() - t0:.0f}s)")
+    WORK.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), WORK / "det.pt")
+    export(net, (1, 3, 240, 320), MODELS / "dice_det.onnx", dynamic=True)
+
+
+# ---------------------------------------------------------------- classifier
+
+
+def cls_net(wide: bool = False):
+    import torch.nn as nn
+
+    def cbr(i, o):
+        return [nn.Conv2d(i, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    if wide:  # about twice the work per crop
+        return nn.Sequential(
+            *cbr(3, 24), nn.MaxPool2d(2), *cbr(24, 48), *cbr(48, 48), nn.MaxPool2d(2),
+            *cbr(48, 96), nn.MaxPool2d(2), *cbr(96, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            nn.Linear(96, N_CLASSES),
+        )
+    return nn.Sequential(
+        *cbr(3, 16), nn.MaxPool2d(2), *cbr(16, 32), *cbr(32, 32), nn.MaxPool2d(2),
+        *cbr(32, 64), nn.MaxPool2d(2), *cbr(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+        nn.Linear(64, N_CLASSES),
+    )
+
+
+def squash(big: np.ndarray, rng) -> np.ndarray:
+    """A die leaning over: its top face foreshortened (a rectangle / parallelogram, not a square)."""
+    c = big.shape[0] / 2
+    phi = rng.uniform(0, math.pi)
+    k = rng.uniform(0.4, 0.68)
+    r = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
+    a = r @ np.diag([1.0, k]) @ r.T
+    a = a @ np.array([[1, rng.uniform(-0.3, 0.3)], [0, 1]])
+    off = rng.normal(0, 0.06 * big.shape[0], 2)
+    m = np.hstack([a, (np.array([c, c]) - a @ np.array([c, c]) + off)[:, None]])
+    return cv2.warpAffine(big, m, big.shape[1::-1], flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def die_crop(img, d, rng, jitter=True):
+    ang = die_angle(img, (d.cx, d.cy), d.size)
+    if jitter:
+        cx = d.cx + np.clip(rng.normal(0, 0.06), -0.15, 0.15) * d.size
+        cy = d.cy + np.clip(rng.normal(0, 0.06), -0.15, 0.15) * d.size
+        size = d.size * math.exp(rng.uniform(-0.17, 0.17))
+        ang = ang + (rng.normal(0, 5) if rng.random() < 0.8 else rng.uniform(-45, 45))
+    else:
+        cx, cy, size = d.cx, d.cy, d.size
+    return crop_die(img, (cx, cy), size, ang)
+
+
+def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=None):
+    xs, ys = [], []
+    if mined is not None:
+        pos, neg = mined
+        for k, cx, cy, size, v in pos:
+            img = data[k][0]
+            for _ in range(1):
+                j = rng.normal(0, 0.04, 2) * size
+                sz = size * math.exp(rng.uniform(-0.08, 0.08))
+                c = crop_die(img, (cx + j[0], cy + j[1]), sz, die_angle(img, (cx, cy), size))
+                c = np.rot90(c, rng.integers(4))
+                xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
+                ys.append(v - 1)
+        for k, cx, cy, size in neg:
+            img = data[k][0]
+            for _ in range(1):
+                c = crop_die(img, (cx, cy), size * math.exp(rng.uniform(-0.1, 0.1)),
+                             die_angle(img, (cx, cy), size))
+                c = np.rot90(c, rng.integers(4))
+                xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
+                ys.append(BACKGROUND)
+    dice = [(img, d) for img, p in data for d in p.dice]
+    for img, d in dice:
+        for _ in range(per_die):
+            c = die_crop(img, d, rng)
+            c = np.rot90(c, rng.integers(4))
+            if rng.random() < 0.5:
+                c = c[:, ::-1]
+            xs.append(colour_jitter(np.ascontiguousarray(c), rng))
+            ys.append(d.value - 1)
+    for _ in range(n_cocked):
+        img, d = dice[rng.integers(len(dice))]
+        ang = die_angle(img, (d.cx, d.cy), d.size) + rng.uniform(-45, 45)
+        big = crop_die(img, (d.cx, d.cy), d.size, ang, out_px=2 * CROP_PX, scale=2 * CROP_SCALE)
+        sq = squash(big, rng)[CROP_PX // 2 : CROP_PX // 2 + CROP_PX,
+                              CROP_PX // 2 : CROP_PX // 2 + CROP_PX]
+        xs.append(colour_jitter(np.ascontiguousarray(sq), rng))
+        ys.append(COCKED)
+    if extra is not None:
+        for c, y in extra:
+            c = np.rot90(c, rng.integers(4))
+            xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
+            ys.append(y)
+    for _ in range(n_bg):
+        img, p = data[rng.integers(len(data))]
+        h, w = img.shape[:2]
+        size = p.dice[rng.integers(len(p.dice))].size if p.dice else 40.0
+        size *= math.exp(rng.uniform(-0.3, 0.3))
+        if p.dice and rng.random() < 0.5:
+            d = p.dice[rng.integers(len(p.dice))]
+            t = rng.uniform(0, 2 * math.pi)
+            r = rng.uniform(0.5, 0.95) * d.size
+            cx, cy = d.cx + r * math.cos(t), d.cy + r * math.sin(t)
+        else:
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if any(math.hypot(cx - d.cx, cy - d.cy) < 0.45 * d.size for d in p.dice):
+            continue
+        ang = rng.uniform(-45, 45) if rng.random() < 0.5 else die_angle(img, (cx, cy), size)
+        c = crop_die(img, (cx, cy), size, ang)
+        xs.append(colour_jitter(c, rng))
+        ys.append(BACKGROUND)
+    return np.stack(xs), np.array(ys)
+
+
+def mine(data, scales=(0.85, 1.0, 1.2)):
+    """Run the shipped detector on the photos: die candidates matched to a label (positives,
+    as the classifier will see them at run time) and unmatched ones (hard negatives)."""
+    from vision.dice import DiceReader
+
+    reader = DiceReader.__new__(DiceReader)
+    reader._det = cv2.dnn.readNetFromONNX(str(MODELS / "dice_det.onnx"))
+    reader.heat_threshold = 0.08
+    pos, neg = [], []
+    for k, (img, p) in enumerate(data):
+        h, w = img.shape[:2]
+        for f in scales:
+            for cx, cy, size, _ in reader._detect(img, f * 320.0 / max(h, w)):
+                best = None
+                for d in p.dice:
+                    r = max(0.75 * max(d.w, d.h), 24.0)
+                    dist = math.hypot(cx - d.cx, cy - d.cy)
+                    if dist <= r and (best is None or dist < best[0]):
+                        best = (dist, d)
+                if best is None:
+                    neg.append((k, cx, cy, size))
+                elif best[0] < 0.3 * best[1].size:
+                    pos.append((k, cx, cy, size, best[1].value))
+    log(f"mined {len(pos)} detector positives, {len(neg)} hard negatives")
+    return pos, neg
+
+
+def to_tensor(xs):
+    import torch
+
+    return torch.from_numpy(xs).permute(0, 3, 1, 2).float() / 255.0 - 0.5
+
+
+def sim_stills(n_stills: int, seed: int = 7):
+    """Stills rendered by the throw simulator: (image, [(value, cx, cy, die_px, cocked)]).
+
+    Flat dice of every colour plus cocked ones (tilted 18..40 degrees: leaning on the wall or on
+    the other die), on green / blue felt and wood, under the simulator's random looks.
+    """
+    try:
+        from vision.simulator import DieSpec, Look, render_dice
+    except Exception as exc:  # the simulator is another helper's work; train without it
+        log(f"no simulator: {exc}")
+        return []
+    rng = np.random.default_rng(seed)
+    colours = ["white", "black", "red", "green", "blue", "yellow"]
+    out = []
+    for k in range(n_stills):
+        w, h = 640, 480
+        die_px = float(rng.uniform(28, 60))
+        step = die_px * 1.9
+        specs = []
+        for gy in np.arange(90 + step / 2, h - step / 2, step):
+            for gx in np.arange(step / 2 + 20, w - step / 2 - 20, step):
+                if rng.random() < 0.45:
+                    continue
+                cocked = float(rng.uniform(18, 40)) if rng.random() < 0.35 else 0.0
+                specs.append(DieSpec(
+                    value=int(rng.integers(1, 7)),
+                    center=(float(gx + rng.uniform(-6, 6)), float(gy + rng.uniform(-6, 6))),
+                    angle=float(rng.uniform(0, 90)), colour=str(rng.choice(colours)),
+                    cocked=cocked, cocked_toward=float(rng.uniform(0, 360))))
+        if not specs:
+            continue
+        try:
+            st = render_dice(specs, (w, h), die_px=die_px, tilt_deg=float(rng.uniform(0, 25)),
+                             look=Look.random(rng), seed=int(seed * 1000 + k))
+        except Exception as exc:
+            log(f"simulator failed: {exc}")
+            continue
+        dp = st.calibration.die_px
+        dice = [(sp.value, sp.center[0], sp.center[1], dp, sp.cocked > 0) for sp in specs]
+        out.append((st.image, dice))
+    log(f"simulator stills: {len(out)} with {sum(len(d) for _, d in out)} dice")
+    return out
+
+
+def sim_crops(n_stills: int, rng, seed: int = 7):
+    """Labelled crops from simulator stills (cocked dice -> the cocked class)."""
+    out = []
+    for img, dice in sim_stills(n_stills, seed):
+        for v, cx, cy, dp, cocked in dice:
+            ang = die_angle(img, (cx, cy), dp)
+            y = COCKED if cocked else v - 1
+            for _ in range(2):
+                j = rng.normal(0, 0.05, 2) * dp
+                sz = dp * math.exp(rng.uniform(-0.12, 0.12))
+                c = crop_die(img, (cx + j[0], cy + j[1]), sz, ang + rng.normal(0, 4))
+                out.append((c, y))
+    return out
+
+
+def clip_crops(n_throws: int, rng, first_seed: int = 100_000):
+    """Crops of the dice at rest in simulated throws (the tracker's case): flat and cocked on
+    the wall or on the other die, from `simulate_throw`'s rest frame and truth."""
+    try:
+        from vision.simulator import Scenario, simulate_throw
+    except Exception as exc:
+        log(f"no simulator: {exc}")
+        return []
+    scen = [Scenario.BOTH_HIT, Scenario.COCKED_WALL, Scenario.COCKED_DIE, Scenario.ONE_HITS]
+    out = []
+    for seed in range(first_seed, first_seed + n_throws):
+        try:
+            clip = simulate_throw(seed=seed, scenario=scen[seed % len(scen)])
+        except Exception:
+            continue
+        _, frame = clip.frames[clip.truth["rest_frame"]]
+        dp = clip.calibration.die_px
+        for d in clip.truth["dice"]:
+            if not d["at_rest_in_area"]:
+                continue
+            cx, cy = d["rest_center"]
+            y = COCKED if d["cocked"] else d["value"] - 1
+            ang = die_angle(frame, (cx, cy), dp)
+            for _ in range(4 if d["cocked"] else 2):
+                j = rng.normal(0, 0.05, 2) * dp
+                sz = dp * math.exp(rng.uniform(-0.12, 0.12))
+                out.append((crop_die(frame, (cx + j[0], cy + j[1]), sz, ang + rng.normal(0, 4)),
+                            y))
+    log(f"simulated throws: {len(out)} crops, {sum(y == COCKED for _, y in out)} cocked")
+    return out
+
+
+def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: float = 3e-3,
+              wide: bool = False, out: Path | None = None, sim_seed: int = 7, throws: int = 0):
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    data = load_part("train")
+    tune = load_part("tune")
+    extra = sim_crops(sim, rng, sim_seed) if sim else []
+    extra += clip_crops(throws, rng) if throws else []
+    mined = mine(data)
+    vx, vy = [], []
+    for img, p in tune:
+        for d in p.dice:
+            vx.append(die_crop(img, d, rng, jitter=False))
+            vy.append(d.value - 1)
+    vx, vy = to_tensor(np.stack(vx)), torch.from_numpy(np.array(vy))
+    out = out or MODELS / "dice_cls.onnx"
+    weights = WORK / (out.stem + ".pt")
+    net = cls_net(wide)
+    if warm:  # go on from the last run's weights (fine-tuning)
+        net.load_state_dict(torch.load(weights))
+        log("warm start from", weights)
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
+    bs = 128
+    for ep in range(epochs):
+        t0 = time.time()
+        xs, ys = cls_epoch(data, rng, extra=extra, mined=mined)
+        x, y = to_tensor(xs), torch.from_numpy(ys)
+        for g in opt.param_groups:
+            g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
+        net.train()
+        perm = torch.randperm(len(y))
+        tot = 0.0
+        for i in range(0, len(y), bs):
+            idx = perm[i : i + bs]
+            loss = F.cross_entropy(net(x[idx]), y[idx], label_smoothing=0.02)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            tot += loss.item() * len(idx)
+        net.eval()
+        with torch.no_grad():
+            acc = (net(vx).argmax(1) == vy).float().mean().item()
+        log(f"cls epoch {ep + 1}/{epochs}: {len(y)} crops, loss {tot / len(y):.3f}, "
+            f"tune-crop accuracy {acc:.4f} ({time.time() - t0:.0f}s)")
+        WORK.mkdir(parents=True, exist_ok=True)
+        torch.save(net.state_dict(), weights)  # each epoch: a long run can be stopped early
+    WORK.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), weights)
+    export(net, (1, 3, CROP_PX, CROP_PX), out, dynamic=True)
+
+
+# ---------------------------------------------------------------- export
+
+
+def export(net, shape, path: Path, dynamic: bool):
+    import torch
+
+    net.eval()
+    x = torch.rand(*shape) - 0.5
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net, (x,), str(path), opset_version=13, dynamo=False,
+        input_names=["input"], output_names=["output"],
+        dynamic_axes={"input": {0: "n", 2: "h", 3: "w"}, "output": {0: "n", 2: "h", 3: "w"}}
+        if len(shape) == 4 and "det" in path.name else {"input": {0: "n"}, "output": {0: "n"}},
+    )
+    with torch.no_grad():
+        ref = net(x).numpy()
+    for name in ("ENGINE_CLASSIC", "ENGINE_NEW"):
+        engine = getattr(cv2.dnn, name, None)
+        if engine is None:
+            continue
+        cvnet = cv2.dnn.readNetFromONNX(str(path), engine=engine)
+        cvnet.setInput(x.numpy())
+        got = cvnet.forward()
+        err = float(np.abs(got - ref).max())
+        log(f"exported {path.name}: {path.stat().st_size} bytes, cv2.dnn {name} "
+            f"max |diff| {err:.2e}")
+        if err > 1e-3:
+            raise SystemExit(f"cv2.dnn does not read {path} back exactly (max diff {err})")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("stage", choices=["split", "det", "cls", "export-cls", "tune"])
+    ap.add_argument("--steps", type=int, default=2500)
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--warm", action="store_true", help="start from the last weights")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--sim-seed", type=int, default=7)
+    ap.add_argument("--throws", type=int, default=0, help="simulated throws to add")
+    ap.add_argument("--wide", action="store_true", help="the wider face classifier")
+    ap.add_argument("--out", type=Path, default=None, help="ONNX file to write")
+    ap.add_argument("--sim", type=int, default=0, help="simulator stills to add to training")
+    a = ap.parse_args(argv)
+    if a.stage == "split":
+        SPLIT_FILE.parent.mkdir(parents=True, exist_ok=True)
+        SPLIT_FILE.write_text(json.dumps(make_split(), indent=1) + "\n")
+        log(f"wrote {SPLIT_FILE}")
+    elif a.stage == "det":
+        train_det(a.steps, sim=a.sim)
+    elif a.stage == "cls":
+        train_cls(a.epochs, sim=a.sim, warm=a.warm, lr=a.lr, wide=a.wide, out=a.out,
+                  sim_seed=a.sim_seed, throws=a.throws)
+    elif a.stage == "export-cls":  # the last saved weights of a run stopped early
+        import torch
+
+        out = a.out or MODELS / "dice_cls.onnx"
+        net = cls_net(a.wide)
+        net.load_state_dict(torch.load(WORK / (out.stem + ".pt")))
+        export(net, (1, 3, CROP_PX, CROP_PX), out, dynamic=True)
+    elif a.stage == "tune":
+        from reader_tune import tune
+
+        tune()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,356 @@
+"""Finding dice in a BGR frame and reading their top faces (1..6).
+
+Two small nets, shipped as ONNX in ``vision/models`` and run with ``cv2.dnn`` only:
+
+* a fully convolutional *detector* that marks die centres on a heat map (one cell per 4 pixels
+  of a half-size frame) with each die's size, so touching dice stay apart and any colour of die
+  is found;
+* a *face classifier* that reads a 40x40 crop of one die, cut square to its edges, into 8
+  classes: faces 1..6, ``cocked`` (top face not square to the camera, or no legal face) and
+  ``not a die``. Its softmax gives the confidence; below the threshold chosen on the tuning
+  photos the value is ``None`` (the operator rules) rather than a guess.
+
+The thresholds live in ``vision/models/dice_reader.json`` beside the models.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice_crop import CROP_PX, crop_die, die_angle
+
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+DET_STRIDE = 4  # detector output cell, in detector-input pixels
+COCKED, BACKGROUND = 6, 7  # classifier classes after the six faces
+# The detector was trained on dice of about this many pixels (edge) at its input.
+DET_DIE_PX = 22.0
+
+Box = tuple[tuple[float, float], tuple[float, float], float]
+
+
+class ReaderError(ValueError):
+    """A frame or image file the reader cannot use (the message says which and why)."""
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die as the camera sees it.
+
+    :param value: the top face 1..6, or None when it cannot be read with confidence.
+    :param center: the top face's centre, image pixels (x, y).
+    :param box: the die's rotated rect ((cx, cy), (w, h), angle_degrees), as cv2 uses.
+    :param confidence: 0..1, how sure the reader is of ``value`` (of the best face if None).
+    :param cocked: the top face is not square to the camera or its pips are not a legal face.
+    """
+
+    value: int | None
+    center: tuple[float, float]
+    box: Box
+    confidence: float
+    cocked: bool
+
+    def to_dict(self) -> dict:
+        (bx, by), (bw, bh), ba = self.box
+        return {
+            "value": self.value,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "confidence": round(self.confidence, 4),
+            "cocked": self.cocked,
+            "box": [[round(bx, 1), round(by, 1)], [round(bw, 1), round(bh, 1)], round(ba, 1)],
+        }
+
+
+def _as_bgr(frame: np.ndarray) -> np.ndarray:
+    if not isinstance(frame, np.ndarray) or frame.size == 0:
+        raise ReaderError("the frame is empty or not an image array")
+    if frame.dtype != np.uint8:
+        raise ReaderError(f"the frame must be 8-bit (uint8), got {frame.dtype}")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return frame
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    raise ReaderError(f"the frame must be HxWx3 BGR, got shape {frame.shape}")
+
+
+def _load_net(path: Path):
+    """An ONNX model through cv2.dnn; OpenCV 5's classic engine runs these small convolution
+    nets faster than its new one (same outputs to 1e-5), OpenCV 4 has only that one."""
+    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    if engine is None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), engine=engine)
+
+
+class DiceReader:
+    """Finds and reads dice; loads the shipped models once.
+
+    :param model_dir: where ``dice_det.onnx``, ``dice_cls.onnx`` and ``dice_reader.json`` lie.
+    :param min_confidence: a face below this softmax confidence is not read (value None);
+        default: the threshold tuned on the tuning photos.
+    """
+
+    def __init__(self, model_dir: str | Path | None = None, min_confidence: float | None = None):
+        d = Path(model_dir) if model_dir is not None else MODEL_DIR
+        meta_path = d / "dice_reader.json"
+        try:
+            self.meta = json.loads(meta_path.read_text())
+            self._det = _load_net(d / "dice_det.onnx")
+            self._cls = _load_net(d / "dice_cls.onnx")
+        except (OSError, ValueError, cv2.error) as exc:
+            raise ReaderError(
+                f"cannot load the dice reader's models from {d}: {exc}; "
+                "reinstall tablectl or run tools/train_reader.py"
+            ) from None
+        t = self.meta["thresholds"]
+        self.min_confidence = float(min_confidence if min_confidence is not None
+                                    else t["min_confidence"])
+        self.cocked_threshold = float(t["cocked"])
+        self.background_threshold = float(t["background"])
+        self.heat_threshold = float(t["heat"])
+        # crops classified per die (1, 2 or 4 quarter-turned views, averaged)
+        self.views = int(t.get("views", 1))
+
+    # ------------------------------------------------------------------ detector
+
+    def _detect(self, frame: np.ndarray, scale: float) -> list[tuple[float, float, float, float]]:
+        """Die candidates (cx, cy, die_px, heat) in frame pixels, strongest first."""
+        h, w = frame.shape[:2]
+        dw = max(DET_STRIDE * 2, int(round(w * scale / DET_STRIDE)) * DET_STRIDE)
+        dh = max(DET_STRIDE * 2, int(round(h * scale / DET_STRIDE)) * DET_STRIDE)
+        sx, sy = dw / w, dh / h
+        small = cv2.resize(frame, (dw, dh), interpolation=cv2.INTER_AREA)
+        blob = cv2.dnn.blobFromImage(small, 1 / 255.0, mean=(127.5, 127.5, 127.5))
+        self._det.setInput(blob)
+        out = self._det.forward()[0]
+        logit = out[0]
+        thr_logit = math.log(self.heat_threshold / (1 - self.heat_threshold))
+        peaks = (logit >= cv2.dilate(logit, np.ones((3, 3), np.uint8))) & (logit > thr_logit)
+        ys, xs = np.nonzero(peaks)
+        order = np.argsort(-logit[ys, xs])
+        cands: list[tuple[float, float, float, float]] = []
+        for k in order:
+            i, j = int(ys[k]), int(xs[k])
+            u, v = j + float(out[1, i, j]), i + float(out[2, i, j])
+            size = math.exp(float(out[3, i, j])) * DET_STRIDE / math.sqrt(sx * sy)
+            cx, cy = u * DET_STRIDE / sx, v * DET_STRIDE / sy
+            # one die can light two neighbouring cells: keep the stronger
+            if any(math.hypot(cx - a, cy - b) < 0.45 * max(size, s) for a, b, s, _ in cands):
+                continue
+            heat = 1.0 / (1.0 + math.exp(-float(logit[i, j])))
+            cands.append((cx, cy, size, heat))
+        return cands
+
+    # ------------------------------------------------------------------ classifier
+
+    def _classify(self, frame: np.ndarray, dice: Sequence[tuple[float, float, float]]):
+        """Per die (cx, cy, die_px): (angle_degrees, class probabilities[8])."""
+        angles, crops = [], []
+        for cx, cy, size in dice:
+            a = die_angle(frame, (cx, cy), size)
+            angles.append(a)
+            crops.append(crop_die(frame, (cx, cy), size, a))
+        p = self._softmax(crops)
+        if self.views > 1:
+            # borderline dice only: the same crop turned by quarter turns, averaged (steadies a
+            # borderline read; a clear one would not change, and this saves the time)
+            top = p.max(axis=1)
+            unsure = np.nonzero(top < _SURE)[0]
+            if len(unsure):
+                turns = range(4 // self.views, 4, 4 // self.views)
+                more = [np.ascontiguousarray(np.rot90(crops[i], k)) for i in unsure for k in turns]
+                q = self._softmax(more).reshape(len(unsure), self.views - 1, -1)
+                p[unsure] = (p[unsure] + q.sum(axis=1)) / self.views
+        return angles, p
+
+    def _softmax(self, crops: list[np.ndarray]) -> np.ndarray:
+        blob = cv2.dnn.blobFromImages(crops, 1 / 255.0, (CROP_PX, CROP_PX),
+                                      mean=(127.5, 127.5, 127.5))
+        self._cls.setInput(blob)
+        logits = self._cls.forward().astype(np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        return p / p.sum(axis=1, keepdims=True)
+
+    def _reading(self, cx, cy, size, angle, p) -> DieReading:
+        die_p = max(1e-9, 1.0 - float(p[BACKGROUND]))
+        # two separate questions: which face is up (among the six faces only), and is the die
+        # lying flat at all (the cocked share of "a die")
+        faces = p[:6] / max(1e-9, float(p[:6].sum()))
+        best = int(np.argmax(faces))
+        confidence = float(min(1.0, faces[best]))
+        cocked = float(p[COCKED]) / die_p >= self.cocked_threshold
+        value = best + 1 if (confidence >= self.min_confidence and not cocked) else None
+        box = ((float(cx), float(cy)), (float(size), float(size)), float(angle))
+        return DieReading(value, (float(cx), float(cy)), box, confidence, bool(cocked))
+
+    # ------------------------------------------------------------------ public
+
+    def find(self, frame_bgr: np.ndarray, die_px: float | None = None) -> list[DieReading]:
+        """Every die in the frame, read; [] when there is none.
+
+        :param die_px: a die's edge in pixels if known (calibration); else a 640-pixel-wide
+            view of a table is assumed and the frame is looked at half size.
+        """
+        frame = _as_bgr(frame_bgr)
+        h, w = frame.shape[:2]
+        scale = DET_DIE_PX / die_px if die_px else 320.0 / max(h, w)
+        cands = self._detect(frame, min(1.0, scale))
+        if not cands:
+            return []
+        angles, probs = self._classify(frame, [(c[0], c[1], c[2]) for c in cands])
+        out = []
+        for (cx, cy, size, _), a, p in zip(cands, angles, probs, strict=True):
+            if p[BACKGROUND] >= self.background_threshold:
+                continue  # the classifier, looking closer, sees no die there
+            out.append(self._reading(cx, cy, size, a, p))
+        return out
+
+    def read_at(
+        self,
+        frame_bgr: np.ndarray,
+        boxes: Sequence,
+        die_px: float | None = None,
+    ) -> list[DieReading]:
+        """Read the dice given where they lie, one reading per box, in the same order.
+
+        :param boxes: cv2 rotated rects ((cx, cy), (w, h), angle) or centres (cx, cy).
+        :param die_px: a die's edge in pixels; needed for bare centres, else taken from the box.
+        Each die is looked for again by the detector near where it is said to lie, so a
+        tracker's blob centre (top face plus side faces) is moved onto the top face.
+        """
+        frame = _as_bgr(frame_bgr)
+        dice = []
+        for b in boxes:
+            try:
+                if len(b) == 3 and len(b[0]) == 2 and len(b[1]) == 2:
+                    (cx, cy), (bw, bh), _ = b
+                    # a blob's rect may include a side face or the shadow: its short side is
+                    # nearer the die's edge than its long side
+                    bw, bh = float(bw), float(bh)
+                    size = float(die_px) if die_px else max(min(bw, bh), 0.6 * max(bw, bh))
+                elif len(b) == 2 and np.isscalar(b[0]) and np.isscalar(b[1]):
+                    cx, cy = b
+                    if not die_px:
+                        raise ReaderError(
+                            "read_at: a bare centre needs die_px (a die's edge in pixels)"
+                        )
+                    size = float(die_px)
+                else:
+                    raise TypeError
+                cx, cy = float(cx), float(cy)
+            except ReaderError:
+                raise
+            except (TypeError, ValueError):
+                raise ReaderError(
+                    f"read_at: {b!r} is neither a rotated rect ((cx, cy), (w, h), angle) "
+                    "nor a centre (cx, cy)"
+                ) from None
+            if not size > 0:
+                raise ReaderError(f"read_at: die size must be positive, got {size}")
+            dice.append((cx, cy, size))
+        if not dice:
+            return []
+        dice = self._refine(frame, dice)
+        angles, probs = self._classify(frame, dice)
+        return [
+            self._reading(cx, cy, size, a, p)
+            for (cx, cy, size), a, p in zip(dice, angles, probs, strict=True)
+        ]
+
+    def _refine(self, frame: np.ndarray, dice: list[tuple[float, float, float]]):
+        """Each given die (cx, cy, size) moved to the detector's centre and size of the die
+        nearest it (looked for in a patch around it; all patches in one batch)."""
+        p = _REFINE_PX
+        patches, scales, origins = [], [], []
+        h, w = frame.shape[:2]
+        for cx, cy, size in dice:
+            k = min(1.0, DET_DIE_PX / size)
+            half = int(math.ceil(p / k / 2))
+            x0, y0 = int(round(cx)) - half, int(round(cy)) - half
+            x1, y1 = x0 + 2 * half, y0 + 2 * half
+            roi = frame[max(0, y0) : max(0, min(h, y1)), max(0, x0) : max(0, min(w, x1))]
+            if roi.size == 0:
+                roi = np.zeros((2 * half, 2 * half, 3), np.uint8)
+            else:
+                roi = cv2.copyMakeBorder(roi, max(0, -y0), max(0, y1 - h), max(0, -x0),
+                                         max(0, x1 - w), cv2.BORDER_REPLICATE)
+            patches.append(cv2.resize(roi, (p, p), interpolation=cv2.INTER_AREA))
+            scales.append(p / (2 * half))
+            origins.append((x0, y0))
+        blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
+        self._det.setInput(blob)
+        out = self._det.forward()
+        g = p // DET_STRIDE
+        yy, xx = np.mgrid[0:g, 0:g]
+        refined = []
+        thr_logit = math.log(self.heat_threshold / (1 - self.heat_threshold))
+        for (cx, cy, size), o, k, (x0, y0) in zip(dice, out, scales, origins, strict=True):
+            # cells within 0.6 die edges of the given centre (the patch centre)
+            r = 0.6 * size * k / DET_STRIDE
+            near = (xx + 0.5 - g / 2) ** 2 + (yy + 0.5 - g / 2) ** 2 <= r * r
+            logit = np.where(near, o[0], -np.inf)
+            i, j = np.unravel_index(int(np.argmax(logit)), logit.shape)
+            if not logit[i, j] > thr_logit:
+                refined.append((cx, cy, size))
+                continue
+            ux = (j + float(o[1, i, j])) * DET_STRIDE / k + x0
+            uy = (i + float(o[2, i, j])) * DET_STRIDE / k + y0
+            s = math.exp(float(o[3, i, j])) * DET_STRIDE / k
+            refined.append((ux, uy, s if 0.6 * size < s < 1.6 * size else size))
+        return refined
+
+
+# a crop whose best class has at least this probability is not looked at again turned
+_SURE = 0.97
+# read_at looks for each die in a patch of this many detector pixels (~2.9 die edges)
+_REFINE_PX = 64
+
+
+_DEFAULT: DiceReader | None = None
+
+
+def read_image(path: str | Path, reader: DiceReader | None = None) -> list[DieReading]:
+    """Find and read the dice in an image file; ReaderError naming the file if unreadable."""
+    global _DEFAULT
+    p = Path(path)
+    if not p.is_file():
+        raise ReaderError(f"{p}: no such image file")
+    frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if frame is None or frame.size == 0:
+        raise ReaderError(f"{p}: not a readable image (corrupt or not JPEG/PNG/BMP)")
+    if reader is None:
+        if _DEFAULT is None:
+            _DEFAULT = DiceReader()
+        reader = _DEFAULT
+    return reader.find(frame)
+
+
+def annotate(frame_bgr: np.ndarray, dice: Sequence[DieReading]) -> np.ndarray:
+    """A copy of the frame with each die outlined and labelled: green read, amber unread,
+    red cocked (the picture the operator sees)."""
+    out = _as_bgr(frame_bgr).copy()
+    for d in dice:
+        if d.cocked:
+            colour, text = (0, 0, 255), "cocked"
+        elif d.value is None:
+            colour, text = (0, 170, 255), "?"
+        else:
+            colour, text = (0, 200, 0), str(d.value)
+        pts = cv2.boxPoints(d.box).astype(np.int32)
+        cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
+        x, y = int(d.center[0]), int(d.center[1] - d.box[1][1] * 0.6 - 4)
+        label = f"{text} {d.confidence:.2f}"
+        cv2.putText(out, label, (x - 18, max(12, y)), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, label, (x - 18, max(12, y)), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    colour, 1, cv2.LINE_AA)
+    return out

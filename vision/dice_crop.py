@@ -1,0 +1,112 @@
+"""Cutting one die out of a frame, square to its edges, for the face classifier.
+
+Shared by the runtime reader (`vision.dice`) and the training tool (`tools/train_reader.py`) so
+that the classifier sees at run time exactly the kind of crop it was trained on.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+# The classifier's input: a CROP_PX x CROP_PX colour crop whose side is CROP_SCALE die edges,
+# centred on the top face and turned so the die's edges are axis-aligned.
+CROP_PX = 40
+CROP_SCALE = 1.25
+# Patch size on which the die's in-plane angle is measured (small: it only needs the edges).
+_ANGLE_PX = 24
+
+
+def _angle_mask() -> np.ndarray:
+    r = (np.arange(_ANGLE_PX) - (_ANGLE_PX - 1) / 2) / (_ANGLE_PX / 2)
+    rr = np.sqrt(r[None, :] ** 2 + r[:, None] ** 2)
+    # the edges of a die of side 1/CROP_SCALE of the patch lie near radius 0.8..1.1 of it
+    return np.clip(1.25 - rr, 0.0, 1.0).astype(np.float32)
+
+
+_MASK = _angle_mask()
+
+
+def die_angle(frame: np.ndarray, center: tuple[float, float], die_px: float) -> float:
+    """The die's in-plane rotation in degrees, in [-45, 45), from the edges around `center`.
+
+    Edge directions of a square repeat every 90 degrees, so the gradient angles are averaged
+    on the circle after multiplying them by 4 (magnitude-weighted).
+    """
+    cx, cy = center
+    side = die_px * 1.35
+    scale = _ANGLE_PX / side
+    m = np.array(
+        [[scale, 0.0, _ANGLE_PX / 2 - scale * cx], [0.0, scale, _ANGLE_PX / 2 - scale * cy]],
+        dtype=np.float64,
+    )
+    patch = cv2.warpAffine(
+        frame, m, (_ANGLE_PX, _ANGLE_PX), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+    if patch.ndim == 3:
+        patch = patch.astype(np.float32)
+        gx = np.zeros(patch.shape[:2], np.float32)
+        gy = np.zeros_like(gx)
+        best = np.full(patch.shape[:2], -1.0, np.float32)
+        # per pixel, the channel with the strongest edge: a red die on red felt still has hue
+        for c in range(3):
+            cgx = cv2.Sobel(patch[:, :, c], cv2.CV_32F, 1, 0, ksize=3)
+            cgy = cv2.Sobel(patch[:, :, c], cv2.CV_32F, 0, 1, ksize=3)
+            mag = cgx * cgx + cgy * cgy
+            take = mag > best
+            gx[take], gy[take], best[take] = cgx[take], cgy[take], mag[take]
+    else:
+        p = patch.astype(np.float32)
+        gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3)
+    theta = np.arctan2(gy, gx)
+    w = (gx * gx + gy * gy) * _MASK
+    s = float((w * np.sin(4 * theta)).sum())
+    c = float((w * np.cos(4 * theta)).sum())
+    if s == 0.0 and c == 0.0:
+        return 0.0
+    deg = math.degrees(math.atan2(s, c)) / 4.0
+    return ((deg + 45.0) % 90.0) - 45.0
+
+
+def crop_die(
+    frame: np.ndarray,
+    center: tuple[float, float],
+    die_px: float,
+    angle_deg: float,
+    out_px: int = CROP_PX,
+    scale: float = CROP_SCALE,
+) -> np.ndarray:
+    """The out_px x out_px crop of the die at `center` (edge `die_px`), turned by `angle_deg`."""
+    cx, cy = center
+    side = die_px * scale
+    k = out_px / side
+    a = math.radians(angle_deg)
+    ca, sa = math.cos(a) * k, math.sin(a) * k
+    # maps frame -> crop: rotate by -angle about the centre, scale, then centre in the crop
+    m = np.array(
+        [
+            [ca, sa, out_px / 2 - (ca * cx + sa * cy)],
+            [-sa, ca, out_px / 2 - (-sa * cx + ca * cy)],
+        ],
+        dtype=np.float64,
+    )
+    # work on the die's neighbourhood only: cheap on a 1280x720 frame
+    r = int(side * 0.75) + 2
+    h, w = frame.shape[:2]
+    x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+    x1, y1 = min(w, int(cx) + r + 1), min(h, int(cy) + r + 1)
+    if x1 <= x0 or y1 <= y0:  # the centre lies off the frame: nothing of the die to see
+        return np.zeros((out_px, out_px) + frame.shape[2:], frame.dtype)
+    src = frame[y0:y1, x0:x1]
+    m[:, 2] += m[:, 0] * x0 + m[:, 1] * y0
+    if k < 0.6:
+        # shrinking more than ~2x with bilinear sampling would alias small pips away
+        f = k * 1.6
+        src = cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        m[:, :2] /= f
+    return cv2.warpAffine(
+        src, m, (out_px, out_px), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )

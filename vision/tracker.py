@@ -1,0 +1,942 @@
+"""Follow a throw from the first motion to both dice at rest, and say what happened.
+
+``ThrowTracker(calibration, reader).feed(timestamp, frame)`` takes every camera frame and returns
+a :class:`~vision.observation.ThrowObservation` on the frame where a throw ends (both dice at
+rest), else None. The states::
+
+    idle --motion in the area--> throw --every die still for settle_s--> read faces, observe --> idle
+                                       --no die moved / nothing left--> idle (no observation)
+
+Speed: motion and blobs are found on a copy shrunk by an integer factor (a die ~7-12 px there),
+against a background model of the empty felt that is only updated while idle and never under a
+resting die; faces are read once, on the full-resolution rest frame, with the reader.
+
+Per die: ``hit_wall`` comes from the track's distance to the back wall: a frame where the die
+touches it, or a rebound between frames (the velocity toward the wall reverses and the two lines
+through the frames before and after meet at the wall). ``left_area``: the centre (or the straight
+path between two frames) was outside the area after the die had been inside it, or it never was
+inside. ``cocked``: the reader's flag, or (``TrackerSettings.geometric_cocked``) a die whose top
+shows closer to the back wall than a flat die's can (leaning on it), or the larger of two dice
+lying closer together than two flat dice can (one leaning on the other).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.observation import DieObservation, ThrowObservation
+
+IDLE, THROW = "idle", "throw"
+
+
+class Reader(Protocol):
+    """What the tracker needs of a dice reader (``vision.dice.DiceReader``)."""
+
+    def read_at(self, frame_bgr: np.ndarray, boxes: list, die_px: float | None = None) -> list:
+        ...
+
+
+@dataclass
+class TrackerSettings:
+    """Tuning of the tracker (defaults suit 60-120 fps and a die of 20-80 px).
+
+    :param expected_dice: dice in play (R-E1: two).
+    :param diff_threshold: sum over B, G, R of |frame - background| above which a pixel is a
+        die's (0..765).
+    :param settle_s: a die is at rest after this long without moving or changing its look.
+    :param lost_s: a die unseen this long is gone (left the view, picked up).
+    :param max_throw_s: a throw that does not settle within this is dropped without observation.
+    :param max_gap_s: a gap between frames longer than this (a camera that reconnected) drops the
+        throw in progress: frames are never invented.
+    :param background_alpha: how fast the idle background follows the felt (per frame).
+    :param scale: the shrink factor for motion/blob work; None: chosen from die_px.
+    :param suppress_shadows: leave out of the dice the felt darkened evenly (their shadows).
+        Off by default: on the simulator it mends some throws and breaks as many, and costs
+        a third of the speed.
+    :param geometric_cocked: also flag a resting die as cocked (besides the reader's flag) when
+        its box's centre is closer to the back wall than ``wall_lean`` dice (a die leaning on
+        the wall) or it lies too close to the other die (``pair_lean``). On by default: on the
+        simulator it raises cocked recall from ~29% (reader alone) to ~81% and right rulings
+        from 75% to 89%, for ~3 points more false alarms (a flat die sent to the operator);
+        bench/tracker.py --no-geometric-cocked gives the other figures.
+    :param wall_lean: that distance, in die edges.
+    :param pair_lean: two resting dice closer than this (centres, in die edges) cannot both lie
+        flat: the one whose box is larger is flagged cocked (part of ``geometric_cocked``).
+    """
+
+    expected_dice: int = 2
+    diff_threshold: int = 30
+    settle_s: float = 0.2
+    lost_s: float = 0.4
+    max_throw_s: float = 20.0
+    max_gap_s: float = 0.5
+    background_alpha: float = 0.05
+    scale: int | None = None
+    geometric_cocked: bool = True
+    wall_lean: float = 0.42
+    pair_lean: float = 1.25
+    suppress_shadows: bool = False
+
+
+@dataclass
+class _Track:
+    """One die followed through a throw (positions in full-resolution pixels)."""
+
+    ident: int
+    frames: list[int] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    xs: list[float] = field(default_factory=list)
+    ys: list[float] = field(default_factory=list)
+    still: int = 0  # consecutive frames without motion
+    moved: bool = False
+    was_resting: bool = False  # first seen where a die lay after the previous throw
+    gone: bool = False
+    bbox: tuple[int, int, int, int] = (0, 0, 0, 0)  # work-res x, y, w, h of its blob
+    area: float = 0.0  # work-res pixel area of its blob (share of a merged blob)
+
+    def add(self, frame: int, t: float, x: float, y: float) -> None:
+        self.frames.append(frame)
+        self.times.append(t)
+        self.xs.append(x)
+        self.ys.append(y)
+
+    @property
+    def last(self) -> tuple[float, float]:
+        return self.xs[-1], self.ys[-1]
+
+    def velocity(self) -> tuple[float, float]:
+        """Full-res pixels per second from the last two sightings."""
+        if len(self.xs) < 2:
+            return 0.0, 0.0
+        dt = self.times[-1] - self.times[-2]
+        if dt <= 0:
+            return 0.0, 0.0
+        return (self.xs[-1] - self.xs[-2]) / dt, (self.ys[-1] - self.ys[-2]) / dt
+
+    def predict(self, t: float) -> tuple[float, float]:
+        vx, vy = self.velocity()
+        dt = t - self.times[-1]
+        return self.xs[-1] + vx * dt, self.ys[-1] + vy * dt
+
+
+def _segment_distance(p, a, b) -> float:
+    """Distance from point p to the segment a-b."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    n = dx * dx + dy * dy
+    f = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / n))
+    return math.hypot(p[0] - ax - f * dx, p[1] - ay - f * dy)
+
+
+def choose_scale(width: int, height: int, die_px: float) -> int:
+    """The largest of 8, 4, 2, 1 that divides the frame and leaves a die >= 7 px wide."""
+    for s in (8, 4, 2):
+        if width % s == 0 and height % s == 0 and die_px / s >= 7:
+            return s
+    return 1
+
+
+class ThrowTracker:
+    """Turns a stream of frames into one observation per throw.
+
+    :param calibration: where the area, the back wall and the dice's size lie in the image.
+    :param reader: reads faces at rest (``vision.dice.DiceReader``); None leaves values unread.
+    :param settings: tuning; the defaults suit the table.
+    :param annotate: draw the snapshot (the annotated rest frame) for each observation.
+    """
+
+    def __init__(
+        self,
+        calibration: Calibration,
+        reader: Reader | None = None,
+        settings: TrackerSettings | None = None,
+        annotate: bool = True,
+    ) -> None:
+        self.calibration = calibration
+        self.reader = reader
+        self.settings = settings or TrackerSettings()
+        self.annotate = annotate
+        self.state = IDLE
+        self.frame_index = -1
+        self._size: tuple[int, int] | None = None
+        self._bg: np.ndarray | None = None  # float32 work-res background
+        self._bg8: np.ndarray | None = None
+        self._prev: np.ndarray | None = None  # previous work frame
+        self._last_t: float | None = None
+        self._prev_image: np.ndarray | None = None  # the last frame (a reference, not a copy)
+        self._start_image: np.ndarray | None = None  # the frame before the throw's motion
+        self._dt = 1 / 60
+        self._tracks: list[_Track] = []
+        self._next_id = 0
+        self._rest_dice: list[tuple[float, float]] = []  # where dice lay after the last throw
+        self._idle_mask: np.ndarray | None = None
+        self._quiet = 0
+        self._start_frame = 0
+        self._start_time = 0.0
+        self._motion_frames = 0
+        die = calibration.die_px
+        px, py = zip(*calibration.area, strict=True)
+        self._area_poly = np.array(calibration.area, np.float32).reshape(-1, 1, 2)
+        self._area_centroid = (float(np.mean(px)), float(np.mean(py)))
+        (x1, y1), (x2, y2) = calibration.back_wall
+        length = math.hypot(x2 - x1, y2 - y1)
+        if length < 1:
+            raise ValueError("back_wall's two points coincide: recalibrate the back wall")
+        self._wall_p = (x1, y1)
+        self._wall_u = ((x2 - x1) / length, (y2 - y1) / length)
+        self._wall_len = length
+        nx, ny = -self._wall_u[1], self._wall_u[0]
+        cx, cy = self._area_centroid
+        if (cx - x1) * nx + (cy - y1) * ny < 0:  # the normal points into the table
+            nx, ny = -nx, -ny
+        self._wall_n = (nx, ny)
+        # the area's edges with outward normals; the front edge is the one farthest from the wall
+        self._edges = []
+        far, self._front_edge = -1e18, 0
+        pts = list(calibration.area)
+        for k, a in enumerate(pts):
+            b = pts[(k + 1) % len(pts)]
+            ex, ey = b[0] - a[0], b[1] - a[1]
+            el = math.hypot(ex, ey) or 1.0
+            enx, eny = ey / el, -ex / el
+            mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+            if (cx - mx) * enx + (cy - my) * eny > 0:  # make it point out of the area
+                enx, eny = -enx, -eny
+            self._edges.append((a, b, (enx, eny)))
+            dwall = (mx - x1) * nx + (my - y1) * ny
+            if dwall > far:
+                far, self._front_edge = dwall, k
+        self._die = die
+
+    # ----------------------------------------------------------------- set-up per frame size
+    def _setup(self, frame: np.ndarray) -> None:
+        h, w = frame.shape[:2]
+        s = self.settings.scale or choose_scale(w, h, self._die)
+        if w % s or h % s:
+            raise ValueError(f"scale {s} does not divide the frame size {w}x{h}")
+        self._s = s
+        self._size = (w, h)
+        self._wsize = (w // s, h // s)
+        die_w = self._die / s
+        self._die_area = die_w * die_w
+        self._min_blob = max(2.0, 0.3 * self._die_area)
+        self._big_blob = 5.0 * self._die_area  # a hand or an object, not dice
+        # one die with its shadow and the sides a tilted camera sees covers up to ~1.8 die areas
+        self._single_max = 2.1 * self._die_area
+        self._two_min = 1.4 * self._die_area  # two dice overlapping cover at least this
+        area_mask = np.zeros((h // s, w // s), np.uint8)
+        poly = (np.array(self.calibration.area, np.float32) / s).round().astype(np.int32)
+        cv2.fillPoly(area_mask, [poly], 255)
+        grow = max(1, int(round(die_w)))
+        self._area_mask = cv2.dilate(area_mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+        self._start_px = max(2, int(0.25 * self._die_area))
+        self._weights = np.array([[1.0, 1.0, 1.0]], np.float32)
+        self._kernel = np.ones((3, 3), np.uint8)
+
+    def _work(self, frame: np.ndarray) -> np.ndarray:
+        s = self._s
+        if s == 1:
+            return frame
+        return cv2.resize(frame, self._wsize, interpolation=cv2.INTER_AREA)
+
+    def _shadow(self, work: np.ndarray) -> np.ndarray:
+        """Pixels that are the felt darkened evenly in every channel: a flying die's shadow,
+        which would otherwise be taken for a second die beside it."""
+        bg = self._bg + 8.0  # keep dark felt from dividing by ~0
+        ratio = (work.astype(np.float32) + 8.0) / bg
+        lo, hi = ratio.min(axis=2), ratio.max(axis=2)
+        return (hi < 0.9) & (lo > 0.25) & (hi - lo < 0.12)
+
+    def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        d = cv2.transform(cv2.absdiff(a, b), self._weights)
+        return cv2.threshold(d, self.settings.diff_threshold, 255, cv2.THRESH_BINARY)[1]
+
+    # ----------------------------------------------------------------- public
+    def reset(self) -> None:
+        """Drop any throw in progress and forget the background (a new camera or table)."""
+        self.state = IDLE
+        self._bg = self._bg8 = self._prev = None
+        self._prev_image = self._start_image = None
+        self._tracks = []
+        self._rest_dice = []
+        self._idle_mask = None
+        self._last_t = None
+
+    def feed(self, timestamp: float, frame: np.ndarray) -> ThrowObservation | None:
+        """Take the next frame (BGR, full resolution); return an observation when a throw ends.
+
+        :param timestamp: seconds, increasing (the camera's clock or the video's).
+        :param frame: the image, HxWx3 uint8 BGR, the same size as the calibration's.
+        """
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError("feed() needs a BGR image, HxWx3 uint8")
+        self.frame_index += 1
+        if self._size is None or self._size != (frame.shape[1], frame.shape[0]):
+            if self._size is not None:
+                self.reset()
+            self._setup(frame)
+        work = self._work(frame)
+        if self._last_t is not None:
+            gap = timestamp - self._last_t
+            if gap > self.settings.max_gap_s:
+                # A camera that came back: the throw in progress cannot be judged.
+                self.state = IDLE
+                self._tracks = []
+                self._prev = None
+            elif gap > 0:
+                self._dt = 0.8 * self._dt + 0.2 * gap
+        self._last_t = timestamp
+        if self._bg is None:
+            self._bg = work.astype(np.float32)
+            self._bg8 = work.copy()
+            self._prev, self._prev_image = work, frame
+            return None
+        if self._prev is None:
+            self._prev, self._prev_image = work, frame
+            return None
+        motion = self._diff(work, self._prev)
+        self._prev = work
+        if self.state == IDLE:
+            self._idle(work, motion, timestamp)
+            if self.state == THROW:  # the frame before the motion: the felt as it was
+                last = self._prev_image if self._prev_image is not None else frame
+                self._start_image = last.copy()
+            self._prev_image = frame
+            return None
+        self._prev_image = frame
+        return self._throw(frame, work, motion, timestamp)
+
+    # ----------------------------------------------------------------- idle
+    def _idle(self, work: np.ndarray, motion: np.ndarray, t: float) -> None:
+        moving = cv2.countNonZero(cv2.bitwise_and(motion, self._area_mask))
+        if moving >= self._start_px:
+            self.state = THROW
+            self._tracks = []
+            self._start_frame = self.frame_index
+            self._start_time = t
+            self._quiet = 0
+            return
+        # Follow slow changes of the felt (light), never under a die at rest: a die must stay
+        # foreground so the next throw can tell it did not move.
+        if self._idle_mask is None:
+            self._idle_mask = np.full(work.shape[:2], 255, np.uint8)
+            r = self._die / self._s
+            for x, y in self._rest_dice:
+                cv2.circle(
+                    self._idle_mask,
+                    (int(x / self._s), int(y / self._s)),
+                    int(r * 1.2) + 1,
+                    0,
+                    -1,
+                )
+        if self.frame_index % 2 == 0:  # half the rate is plenty and halves the cost
+            cv2.accumulateWeighted(
+                work, self._bg, 2 * self.settings.background_alpha, self._idle_mask
+            )
+            self._bg8 = cv2.convertScaleAbs(self._bg)
+
+    # ----------------------------------------------------------------- throw
+    def _throw(
+        self, frame: np.ndarray, work: np.ndarray, motion: np.ndarray, t: float
+    ) -> ThrowObservation | None:
+        st = self.settings
+        fg = self._diff(work, self._bg8)
+        if self.settings.suppress_shadows:
+            fg[self._shadow(work)] = 0
+        # a die whose colour is near the felt's shows as pips and edges: join the pieces
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._kernel)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        self._associate(labels, stats, cents, n, t)
+        settle_frames = max(3, int(round(st.settle_s / max(self._dt, 1e-3))))
+        lost_frames = max(3, int(round(st.lost_s / max(self._dt, 1e-3))))
+        # Stillness per die: its centre did not move and its look did not change (a die spinning
+        # on a corner keeps its centre but changes its look).
+        for tr in self._tracks:
+            if tr.gone:
+                continue
+            if tr.frames[-1] != self.frame_index:
+                tr.still = 0
+                if self.frame_index - tr.frames[-1] > lost_frames:
+                    tr.gone = True
+                continue
+            x, y, w, h = tr.bbox
+            changed = cv2.countNonZero(motion[y : y + h, x : x + w])
+            step = 0.0
+            if len(tr.xs) >= 2:
+                step = math.hypot(tr.xs[-1] - tr.xs[-2], tr.ys[-1] - tr.ys[-2])
+            if step < 0.1 * self._die + 0.5 * self._s and changed <= 0.08 * self._die_area:
+                tr.still += 1
+            else:
+                tr.still = 0
+            if not tr.moved and len(tr.xs) >= 2:
+                if math.hypot(tr.xs[-1] - tr.xs[0], tr.ys[-1] - tr.ys[0]) > 0.5 * self._die:
+                    tr.moved = True
+        area_motion = cv2.countNonZero(cv2.bitwise_and(motion, self._area_mask))
+        self._quiet = self._quiet + 1 if area_motion < self._start_px else 0
+        live = [tr for tr in self._tracks if not tr.gone]
+        if self.frame_index - self._start_frame > st.max_throw_s / max(self._dt, 1e-3):
+            return self._drop()
+        settled = bool(live) and all(tr.still >= settle_frames for tr in live)
+        if settled and self._quiet >= min(settle_frames, 3):
+            if not any(tr.moved for tr in self._tracks if len(tr.xs) >= 3):
+                return self._drop()
+            return self._observe(frame, work, t)
+        if not live and self._quiet >= settle_frames:
+            if any(tr.moved and len(tr.xs) >= 3 for tr in self._tracks):
+                return self._observe(frame, work, t)  # every die thrown out of view
+            return self._drop()  # the dice were picked up, or only a hand moved
+        return None
+
+    def _drop(self) -> None:
+        self.state = IDLE
+        keep = [tr for tr in self._tracks if not tr.gone and tr.still > 0]
+        if self._prev is not None:
+            for tr in list(keep):
+                if not tr.moved and self._is_ghost(tr, self._prev):
+                    self._heal(tr, self._prev)
+                    keep.remove(tr)
+        self._rest_dice = [tr.last for tr in keep]
+        self._idle_mask = None
+        self._tracks = []
+        return None
+
+    def _associate(self, labels, stats, cents, n: int, t: float) -> None:
+        s = self._s
+        blobs = []
+        for i in range(1, n):
+            a = stats[i, cv2.CC_STAT_AREA]
+            if a < self._min_blob or a > self._big_blob:
+                continue
+            blobs.append(i)
+        gate = 2.5 * self._die
+        hb, wb = labels.shape
+        claims: dict[int, list[_Track]] = {}
+        drop: set[int] = set()
+        # Each die takes the nearest blob to where its motion says it should be, one die per
+        # blob first (dice crossing paths keep their own blobs); a die left without one shares
+        # the blob it is predicted inside of (dice that touch), or coasts.
+        active = [
+            tr for tr in self._tracks if not (tr.gone and self.frame_index - tr.frames[-1] > 1)
+        ]
+        preds = [tr.predict(t) for tr in active]
+        # cost of each (die, blob) pair: how far the blob's centre is from the prediction
+        cost: dict[tuple[int, int], float] = {}
+        for k, tr in enumerate(active):
+            px, py = preds[k]
+            vx, vy = tr.velocity()
+            g = gate + 0.5 * math.hypot(vx, vy) * self._dt
+            for b in blobs:
+                d_c = math.hypot(cents[b][0] * s - px, cents[b][1] * s - py)
+                if d_c < g:
+                    cost[k, b] = d_c
+        claims_k = self._assign(len(active), blobs, cost, gate)
+        taken_t = set(claims_k)
+        for k, b in claims_k.items():
+            claims.setdefault(b, []).append(active[k])
+        pad = 0.5 * self._die
+        for k, tr in enumerate(active):
+            if k in taken_t:
+                continue
+            # share a blob big enough for two that it is predicted in, or that holds its last
+            # position (the predicted speed of a die just split from another is unreliable)
+            best, best_d = None, None
+            for b in claims:
+                bx, by, bw, bh, ba = stats[b]
+                if ba < self._single_max and not (
+                    # two dice that overlap (one leaning on the other) make a smaller blob: the
+                    # die seen apart a moment ago keeps its share
+                    ba >= self._two_min
+                    and self.frame_index - tr.frames[-1] <= 2
+                    and all(
+                        math.hypot(o.xs[-1] - tr.xs[-1], o.ys[-1] - tr.ys[-1]) >= 0.9 * self._die
+                        for o in claims[b]
+                    )
+                ):
+                    continue
+                x0, y0, x1, y1 = bx * s - pad, by * s - pad, (bx + bw) * s + pad, (by + bh) * s + pad
+                for qx, qy in (preds[k], tr.last):
+                    if x0 <= qx <= x1 and y0 <= qy <= y1:
+                        d = math.hypot(cents[b][0] * s - qx, cents[b][1] * s - qy)
+                        if best_d is None or d < best_d:
+                            best, best_d = b, d
+            if best is not None:
+                claims[best].append(tr)
+        live = sum(1 for tr in self._tracks if not tr.gone)
+        # a die without a blob that sits on another die's blob is that die seen twice
+        for k, tr in enumerate(active):
+            if k in taken_t or any(tr in trs for trs in claims.values()):
+                continue
+            for b, trs in claims.items():
+                if math.hypot(cents[b][0] * s - tr.xs[-1], cents[b][1] * s - tr.ys[-1]) < 0.6 * self._die:
+                    if len(trs[0].xs) >= len(tr.xs):
+                        drop.add(tr.ident)
+                    break
+        for b, trs in claims.items():
+            x, y, w, h, a = stats[b]
+            if len(trs) == 1 and a >= self._single_max and live < self.settings.expected_dice:
+                # Too big for one die: two dice that flew together until now. The second one
+                # shares the first's path so far (a twin that turns out to be one blurred die
+                # is dropped as a duplicate once the blob shrinks).
+                tr0 = trs[0]
+                twin = _Track(self._next_id)
+                self._next_id += 1
+                twin.frames, twin.times = list(tr0.frames), list(tr0.times)
+                twin.xs, twin.ys = list(tr0.xs), list(tr0.ys)
+                twin.moved, twin.was_resting = tr0.moved, tr0.was_resting
+                self._tracks.append(twin)
+                live += 1
+                trs = [tr0, twin]
+            if len(trs) == 1:
+                cx, cy = cents[b]
+                trs[0].add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
+                trs[0].bbox = (x, y, w, h)
+                trs[0].area = float(a)
+                continue
+            apart = all(
+                math.hypot(p.xs[-1] - q.xs[-1], p.ys[-1] - q.ys[-1]) >= 0.9 * self._die
+                for p, q in itertools.combinations(trs, 2)
+            )
+            if a < self._single_max and not (a >= self._two_min and apart):
+                # Room for one die only: a die seen in pieces a frame ago (a duplicate track),
+                # or one die hiding the other. The oldest track takes it; a duplicate goes.
+                cx, cy = cents[b]
+                bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
+                keep = max(trs, key=lambda tr: len(tr.xs))
+                keep.add(self.frame_index, t, bx, by)
+                keep.bbox = (x, y, w, h)
+                keep.area = float(a)
+                for tr in trs:
+                    px, py = tr.predict(t)
+                    if tr is not keep and math.hypot(px - bx, py - by) < 0.8 * self._die:
+                        drop.add(tr.ident)
+                continue
+            # Dice that touch or overlap share one blob: split its pixels between them.
+            ys, xs = np.nonzero(labels[y : y + h, x : x + w] == b)
+            pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
+            # as many parts as the blob has room for dice (a shadow's track gets none)
+            n_parts = int(min(len(trs), max(2, round(a / (0.8 * self._single_max)))))
+            order = sorted(
+                trs,
+                key=lambda tr: math.hypot(
+                    tr.predict(t)[0] / s - (x + w / 2), tr.predict(t)[1] / s - (y + h / 2)
+                ),
+            )
+            centres = np.array(
+                [[tr.predict(t)[0] / s, tr.predict(t)[1] / s] for tr in order[:n_parts]],
+                np.float32,
+            )
+            if n_parts == 2 and np.hypot(*(centres[0] - centres[1])) < 0.3 * self._die / s:
+                # the same prediction for both: start from the two ends of the blob's long axis
+                mean = pts.mean(axis=0)
+                cov = np.cov((pts - mean).T) if len(pts) > 2 else np.eye(2)
+                evals, evecs = np.linalg.eigh(cov)
+                axis = evecs[:, int(np.argmax(evals))]
+                half = 0.5 * self._die / s
+                centres = np.array([mean - half * axis, mean + half * axis], np.float32)
+            for _ in range(4):  # k-means started from the predictions
+                d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+                lab = d2.argmin(axis=1)
+                for k in range(n_parts):
+                    sel = pts[lab == k]
+                    if len(sel):
+                        centres[k] = sel.mean(axis=0)
+            # which part is which die: the least total distance to where each die was and
+            # where it was heading (dice colliding in one blob must not swap)
+            parts = [((c[0] + 0.5) * s - 0.5, (c[1] + 0.5) * s - 0.5) for c in centres]
+            best_perm, best_cost = None, math.inf
+            for perm in itertools.permutations(range(len(trs)), n_parts):
+                total = 0.0
+                for j, k in enumerate(perm):
+                    tr = trs[k]
+                    px, py = parts[j]
+                    qx, qy = tr.predict(t)
+                    total += math.hypot(px - qx, py - qy) + math.hypot(px - tr.xs[-1], py - tr.ys[-1])
+                if total < best_cost:
+                    best_perm, best_cost = perm, total
+            for j, k in enumerate(best_perm):
+                tr = trs[k]
+                sel = pts[lab == j]
+                if not len(sel):
+                    continue
+                tr.add(self.frame_index, t, parts[j][0], parts[j][1])
+                x0, y0 = sel.min(axis=0)
+                x1, y1 = sel.max(axis=0)
+                tr.bbox = (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1))
+                tr.area = float(len(sel))
+                tr.gone = False
+        # A blob no die claimed: a die coming into view (again) or one more die.
+        for b in blobs:
+            if b in claims:
+                continue
+            cx, cy = cents[b]
+            x, y, w, h, a = stats[b]
+            bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
+            lost = []
+            for tr in self._tracks:
+                unseen = self.frame_index - tr.frames[-1]
+                if unseen < 3 or not tr.moved or len(tr.xs) < 3:
+                    continue
+                # it can only come back near the path it was on
+                vx, vy = tr.velocity()
+                span = unseen * self._dt
+                reach = 2 * self._die + 0.5 * math.hypot(vx, vy) * span
+                if _segment_distance((bx, by), tr.last, tr.predict(tr.times[-1] + span)) <= reach:
+                    lost.append(tr)
+            if lost:  # a die that briefly left the view comes back
+                tr = max(lost, key=lambda tr: tr.frames[-1])
+                tr.gone = False
+            else:
+                tr = _Track(self._next_id)
+                self._next_id += 1
+                self._tracks.append(tr)
+                # where a die lay after the last throw: it may be lying there still
+                tr.was_resting = any(
+                    math.hypot(cx * s - rx, cy * s - ry) < 0.5 * self._die
+                    for rx, ry in self._rest_dice
+                )
+            tr.add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
+            tr.bbox = (x, y, w, h)
+            tr.area = float(a)
+        # Blips (noise, a shadow's edge) that were seen once or twice and vanished are forgotten.
+        self._tracks = [
+            tr
+            for tr in self._tracks
+            if tr.ident not in drop and (len(tr.xs) > 2 or self.frame_index - tr.frames[-1] <= 2)
+        ]
+
+    @staticmethod
+    def _assign(n_tracks: int, blobs: list[int], cost: dict, miss: float) -> dict[int, int]:
+        """Die -> blob, one blob per die, least total distance (a die may take none, at the
+        cost ``miss``). Exhaustive for the few dice of a throw, greedy beyond."""
+        cand = [[b for b in blobs if (k, b) in cost] for k in range(n_tracks)]
+        combos = 1
+        for c in cand:
+            combos *= len(c) + 1
+        if combos > 2000:
+            out: dict[int, int] = {}
+            used: set[int] = set()
+            for (k, b), _ in sorted(cost.items(), key=lambda kv: kv[1]):
+                if k not in out and b not in used:
+                    out[k] = b
+                    used.add(b)
+            return out
+        best: tuple[float, dict[int, int]] = (math.inf, {})
+
+        def walk(k: int, used: frozenset, total: float, chosen: dict[int, int]) -> None:
+            nonlocal best
+            if total >= best[0]:
+                return
+            if k == n_tracks:
+                best = (total, dict(chosen))
+                return
+            for b in cand[k]:
+                if b not in used:
+                    chosen[k] = b
+                    walk(k + 1, used | {b}, total + cost[k, b], chosen)
+                    del chosen[k]
+            walk(k + 1, used, total + miss, chosen)
+
+        walk(0, frozenset(), 0.0, {})
+        return best[1]
+
+    # ----------------------------------------------------------------- geometry
+    def _wall_distance(self, x: float, y: float) -> tuple[float, float]:
+        """(signed distance from the wall line, positive on the table; position along it 0..1)."""
+        px, py = x - self._wall_p[0], y - self._wall_p[1]
+        d = px * self._wall_n[0] + py * self._wall_n[1]
+        u = (px * self._wall_u[0] + py * self._wall_u[1]) / self._wall_len
+        return d, u
+
+    def hit_wall(self, times: list[float], xs: list[float], ys: list[float]) -> bool:
+        """Whether a path touched the back wall: on a frame, or in a rebound between frames."""
+        die = self._die
+        touch = 0.5 * die + 0.12 * die  # centre distance at contact, plus a margin for the angle
+        reach = 0.5 * die + 0.3 * die  # an extrapolated rebound may land a little short
+        margin_u = 0.5 * die / self._wall_len
+        dist = [self._wall_distance(x, y) for x, y in zip(xs, ys, strict=True)]
+        d = [a for a, _ in dist]
+        u = [b for _, b in dist]
+        for di, ui in zip(d, u, strict=True):
+            if di <= touch and -margin_u <= ui <= 1 + margin_u:
+                return True
+        n = len(d)
+        min_speed = 0.5 * die  # pixels per second toward/away from the wall
+        for i in range(1, n - 1):
+            if not (d[i - 1] > d[i] <= d[i + 1]):
+                continue
+            if not -margin_u <= u[i] <= 1 + margin_u:
+                continue
+            # Candidate rebound between i and i+1 (lines through i-1,i and i+1,i+2) or between
+            # i-1 and i (lines through i-2,i-1 and i,i+1).
+            for a0, a1, b0, b1 in ((i - 1, i, i + 1, i + 2), (i - 2, i - 1, i, i + 1)):
+                if a0 < 0 or b1 >= n:
+                    continue
+                ta, tb = times[a1] - times[a0], times[b1] - times[b0]
+                if ta <= 0 or tb <= 0:
+                    continue
+                vin = (d[a1] - d[a0]) / ta
+                vout = (d[b1] - d[b0]) / tb
+                if vin > -min_speed or vout < min_speed:
+                    continue
+                # meet: d[a1] + vin (t - times[a1]) == d[b0] + vout (t - times[b0])
+                tm = (d[b0] - d[a1] + vin * times[a1] - vout * times[b0]) / (vin - vout)
+                if not times[a1] - 1e-9 <= tm <= times[b0] + 1e-9:
+                    continue
+                apex = d[a1] + vin * (tm - times[a1])
+                if apex <= reach:
+                    return True
+        return False
+
+    def _off_wall(self, x: float, y: float) -> tuple[float, float]:
+        """A die's centre cannot be closer to the back wall than half a die: one seen closer (its
+        top leans or flies toward the wall in a tilted camera's view) is judged at that limit."""
+        d, u = self._wall_distance(x, y)
+        half = 0.5 * self._die
+        margin = half / self._wall_len
+        if d < half and -margin <= u <= 1 + margin and d > -2 * self._die:
+            push = half - d
+            return x + push * self._wall_n[0], y + push * self._wall_n[1]
+        return x, y
+
+    def _inside(self, x: float, y: float) -> bool:
+        return self._depth(x, y) >= 0
+
+    def _depth(self, x: float, y: float) -> float:
+        """Signed distance (px) of a die's centre from the area's edge, positive inside."""
+        x, y = self._off_wall(x, y)
+        return cv2.pointPolygonTest(self._area_poly, (float(x), float(y)), True)
+
+    def _beyond_front(self, x: float, y: float) -> bool:
+        """Whether a point outside the area lies beyond its front edge (the shooter's side, the
+        edge farthest from the back wall) rather than beyond a side."""
+        nearest = min(
+            range(len(self._edges)),
+            key=lambda k: _segment_distance((x, y), self._edges[k][0], self._edges[k][1]),
+        )
+        return nearest == self._front_edge
+
+    def left_area(self, xs: list[float], ys: list[float], gone: bool, vel=(0.0, 0.0)) -> bool:
+        """Whether a path's centre left the area (R-I1 ``any_time``).
+
+        Dice come in over the front edge (the shooter's side), airborne, where a tilted camera
+        sees them further in than they are: a die counts as in once its centre has been about
+        half a die inside for a tenth of a second, and only then does being past the front edge
+        count.
+        Past a side edge (or the wall) counts at once. Out means past the edge by more than the
+        centre's uncertainty (a tenth of a die); the straight path between two frames counts
+        too. A die that never came in left the area.
+        """
+        enter_at = 0.45 * self._die  # a die against the wall is judged half a die in
+        out_at = -0.1 * self._die
+        settle_in = max(2, int(round(0.1 / max(self._dt, 1e-3))))
+        entered = False
+        inside_run = 0
+        prev = None
+        for x, y in zip(xs, ys, strict=True):
+            if prev is not None and entered:
+                # The straight path between two frames: a die can cross a corner in between.
+                for f in (0.25, 0.5, 0.75):
+                    mx, my = prev[0] + f * (x - prev[0]), prev[1] + f * (y - prev[1])
+                    if self._depth(mx, my) < out_at:
+                        return True
+            depth = self._depth(x, y)
+            if depth >= enter_at:
+                inside_run += 1
+                # in for a tenth of a second: not a die flying over the edge
+                entered = entered or inside_run >= settle_in
+            else:
+                inside_run = 0
+                if depth < out_at and (entered or not self._beyond_front(*self._off_wall(x, y))):
+                    return True
+            prev = (x, y)
+        if not entered:
+            return True
+        if gone:  # lost from view: where was it heading?
+            x, y = xs[-1], ys[-1]
+            return self._depth(x + vel[0] * 3 * self._dt, y + vel[1] * 3 * self._dt) < 0
+        return False
+
+    # ----------------------------------------------------------------- rest
+    def _rest_box(self, frame: np.ndarray, tr: _Track, others: list[_Track]):
+        """The die's rotated rectangle on the full-resolution rest frame."""
+        die = self._die
+        h, w = frame.shape[:2]
+        cx, cy = tr.last
+        r = int(die * 1.1) + 2
+        x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+        x1, y1 = min(w, int(cx) + r + 1), min(h, int(cy) + r + 1)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            return ((cx, cy), (die, die), 0.0), 1.0
+        roi = frame[y0:y1, x0:x1]
+        s = self._s
+        if self._start_image is not None and self._start_image.shape == frame.shape:
+            # the felt just before the throw, at full resolution (a textured wall or felt
+            # would not survive the small background's upscaling)
+            bg = self._start_image[y0:y1, x0:x1]
+        else:
+            bx0, by0 = x0 // s, y0 // s
+            bx1 = min(self._wsize[0], -(-x1 // s) + 1)
+            by1 = min(self._wsize[1], -(-y1 // s) + 1)
+            bg = cv2.resize(
+                self._bg8[by0:by1, bx0:bx1],
+                ((bx1 - bx0) * s, (by1 - by0) * s),
+                interpolation=cv2.INTER_LINEAR,
+            )
+            ox, oy = x0 - bx0 * s, y0 - by0 * s
+            bg = bg[oy : oy + (y1 - y0), ox : ox + (x1 - x0)]
+        if bg.shape != roi.shape:
+            return ((cx, cy), (die, die), 0.0), 1.0
+        mask = self._diff(roi, bg)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        # The die hides the wall's foot and shades it: pixels well beyond the wall line are not
+        # the die's top (they would drag the box onto the wall).
+        d_wall = (xx - self._wall_p[0]) * self._wall_n[0] + (yy - self._wall_p[1]) * self._wall_n[1]
+        mask[d_wall < -0.35 * die] = 0
+        # pixels nearer another die belong to it (dice that touch)
+        if others:
+            mine = (xx - cx) ** 2 + (yy - cy) ** 2
+            for o in others:
+                ox_, oy_ = o.last
+                if math.hypot(ox_ - cx, oy_ - cy) < 2 * die:
+                    mask[((xx - ox_) ** 2 + (yy - oy_) ** 2) < mine] = 0
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        n, lab, st, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if n < 2:
+            return ((cx, cy), (die, die), 0.0), 1.0
+        k = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
+        ys, xs = np.nonzero(lab == k)
+        pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+        box = cv2.minAreaRect(pts)
+        (bw, bh) = box[1]
+        squareness = max(bw, bh) / max(1.0, min(bw, bh))
+        return (
+            (float(box[0][0]), float(box[0][1])),
+            (float(bw), float(bh)),
+            float(box[2]),
+        ), squareness
+
+    def _is_ghost(self, tr: _Track, work: np.ndarray) -> bool:
+        """A still blob that is the background's fault: a die that lay there when the
+        background was learnt and has since been picked up. The felt is now where the die was,
+        so the background patch shows more contrast (pips, edges) than the frame does."""
+        x, y, w, h = tr.bbox
+        x0, y0 = max(0, x - 1), max(0, y - 1)
+        cur = work[y0 : y + h + 1, x0 : x + w + 1].reshape(-1, 3).astype(np.float32)
+        bg = self._bg8[y0 : y + h + 1, x0 : x + w + 1].reshape(-1, 3).astype(np.float32)
+        if len(cur) < 4:
+            return False
+        return float(bg.std(axis=0).sum()) > 1.5 * float(cur.std(axis=0).sum())
+
+    def _heal(self, tr: _Track, work: np.ndarray) -> None:
+        """Take the frame as the background where a ghost was."""
+        x, y, w, h = tr.bbox
+        x0, y0 = max(0, x - 2), max(0, y - 2)
+        x1, y1 = x + w + 2, y + h + 2
+        self._bg[y0:y1, x0:x1] = work[y0:y1, x0:x1]
+        self._bg8[y0:y1, x0:x1] = work[y0:y1, x0:x1]
+
+    def _observe(self, frame: np.ndarray, work: np.ndarray, t: float) -> ThrowObservation:
+        found = [tr for tr in self._tracks if not tr.gone and len(tr.xs) >= 1]
+        found = [tr for tr in found if tr.moved or len(tr.xs) >= 3]
+        for tr in [tr for tr in found if not tr.moved and not tr.was_resting]:
+            if self._is_ghost(tr, work):
+                self._heal(tr, work)
+                found.remove(tr)
+        gone = [tr for tr in self._tracks if tr.gone and tr.moved]
+        # Lost dice account for the dice missing at rest; more lost tracks than that were
+        # pieces of something else (a shadow's edge, a hand).
+        gone.sort(key=lambda tr: len(tr.xs), reverse=True)
+        gone = gone[: max(0, self.settings.expected_dice - len(found))]
+        boxes, shapes = [], []
+        for tr in found:
+            box, squareness = self._rest_box(frame, tr, [o for o in found if o is not tr])
+            boxes.append(box)
+            shapes.append(squareness)
+        readings: list[Any] = []
+        if self.reader is not None and boxes:
+            # the reader looks for the die near the box's size: a silhouette swollen by a
+            # shadow or a die leaning on it must not make it look for a bigger die
+            lo, hi = 0.8 * self._die, 1.3 * self._die
+            sized = [
+                (c, (min(max(w, lo), hi), min(max(h, lo), hi)), a) for c, (w, h), a in boxes
+            ]
+            readings = list(self.reader.read_at(frame, sized))
+        dice: list[DieObservation] = []
+        for i, tr in enumerate(found):
+            rd = readings[i] if i < len(readings) else None
+            cx, cy = boxes[i][0]
+            d_wall, u_wall = self._wall_distance(cx, cy)
+            # A die leaning on the back wall shows its top further back than a flat die that
+            # touches the wall can (half a die from the wall's foot): the wall cue.
+            on_wall = (
+                d_wall < self.settings.wall_lean * self._die
+                and -0.02 <= u_wall <= 1.02
+            )
+            # Two flat dice cannot lie closer than about a die and a quarter (centre to centre,
+            # as the camera sees them): one leans on the other, and the one showing more (its
+            # side as well as its top) is taken for the leaning one: the pair cue.
+            leaning = False
+            for j, o in enumerate(found):
+                if o is tr:
+                    continue
+                (ox, oy), (ow, oh), _ = boxes[j]
+                (_, _), (bw, bh), _ = boxes[i]
+                if math.hypot(ox - cx, oy - cy) < self.settings.pair_lean * self._die:
+                    leaning = leaning or bw * bh > ow * oh
+            geo_cocked = self.settings.geometric_cocked and (on_wall or leaning)
+            dice.append(
+                DieObservation(
+                    value=None if rd is None else rd.value,
+                    confidence=0.0 if rd is None else float(rd.confidence),
+                    cocked=bool((rd is not None and rd.cocked) or geo_cocked),
+                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys),
+                    left_area=self.left_area(tr.xs, tr.ys, False),
+                    at_rest_in_area=self._inside(cx, cy),
+                    center=(cx, cy),
+                    track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
+                    moved=tr.moved or not tr.was_resting,
+                    box=boxes[i],
+                )
+            )
+        for tr in gone:
+            dice.append(
+                DieObservation(
+                    value=None,
+                    confidence=0.0,
+                    cocked=False,
+                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys),
+                    left_area=self.left_area(tr.xs, tr.ys, True, tr.velocity()),
+                    at_rest_in_area=False,
+                    center=None,
+                    track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
+                    moved=True,
+                )
+            )
+        n_found = len(found)
+        exp = self.settings.expected_dice
+        obs = ThrowObservation(
+            dice=dice,
+            start_frame=self._start_frame,
+            rest_frame=self.frame_index,
+            missing=max(0, exp - n_found),
+            extra=max(0, n_found - exp),
+            unmoved=sum(1 for tr in found if not tr.moved and tr.was_resting),
+            start_time=self._start_time,
+            rest_time=t,
+        )
+        if self.annotate:
+            from vision.calibrate_view import draw_observation
+
+            obs.snapshot = draw_observation(frame, self.calibration, obs)
+        self.state = IDLE
+        self._rest_dice = [tr.last for tr in found]
+        self._idle_mask = None
+        self._tracks = []
+        return obs
