@@ -5,9 +5,15 @@ Run it with a SEPARATE venv holding torch (never the project's runtime venv)::
     python3 -m venv /work/train-venv
     /work/train-venv/bin/pip install torch==2.13.0 onnx onnxscript numpy opencv-python-headless
     /work/train-venv/bin/python tools/train_reader.py split      # writes vision/models/dice_split.json
-    /work/train-venv/bin/python tools/train_reader.py det        # die-centre detector
-    /work/train-venv/bin/python tools/train_reader.py cls        # top-face classifier
+    /work/train-venv/bin/python tools/train_reader.py det --steps 6000 --sim 150   # detector
+    /work/train-venv/bin/python tools/train_reader.py cls --epochs 12 --sim 300    # classifier
+    # then fine-tuned (--warm --lr 1e-3) with more simulator stills and simulated throws, e.g.
+    /work/train-venv/bin/python tools/train_reader.py cls --warm --lr 1e-3 --epochs 5 \
+        --sim 300 --sim-seed 33 --throws 1200
     /work/train-venv/bin/python tools/train_reader.py tune       # thresholds on the tune part
+
+(``--warm`` starts from /work/train-out/<out stem>.pt; the shipped runs are listed in
+vision/models/dice_reader.json.)
 
 Only the ``train`` part of each photo set is trained on; thresholds are chosen on ``tune``;
 ``held_out`` is never used here. At run time the models are read by ``cv2.dnn`` only.

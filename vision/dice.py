@@ -207,11 +207,20 @@ class DiceReader:
         if not cands:
             return []
         angles, probs = self._classify(frame, [(c[0], c[1], c[2]) for c in cands])
-        out = []
+        out: list[DieReading] = []
         for (cx, cy, size, _), a, p in zip(cands, angles, probs, strict=True):
             if p[BACKGROUND] >= self.background_threshold:
                 continue  # the classifier, looking closer, sees no die there
-            out.append(self._reading(cx, cy, size, a, p))
+            r = self._reading(cx, cy, size, a, p)
+            # a cocked die shows two faces and can be found twice: one die, one reading
+            # (candidates come strongest first; touching flat dice are kept apart)
+            if any(
+                (r.cocked or k.cocked)
+                and math.dist(r.center, k.center) < 0.8 * max(r.box[1][0], k.box[1][0])
+                for k in out
+            ):
+                continue
+            out.append(r)
         return out
 
     def read_at(

@@ -78,3 +78,18 @@ def test_fresh_renders_through_the_simulator(reader):
     got = reader.read_at(st.image, [s.center for s in specs], die_px=st.calibration.die_px)
     assert sum(g.value == s.value for g, s in zip(got, specs, strict=True)) >= 5
     assert all(g.value in (s.value, None) for g, s in zip(got, specs, strict=True))
+
+
+def test_find_gives_one_reading_per_cocked_die(reader):
+    """A cocked die shows two faces; find still reports it once, flagged, with no value."""
+    img, truth = rendered("rendered_cocked")
+    found = reader.find(img, die_px=truth["die_px"])
+    assert len(found) == len(truth["dice"])
+    for d in truth["dice"]:
+        near = min(found, key=lambda f: math.dist(f.center, d["center"]))
+        assert math.dist(near.center, d["center"]) < 0.8 * truth["die_px"]
+        if d["cocked"]:
+            assert near.value is None
+        else:
+            assert near.value == d["value"]
+    assert sum(f.cocked for f in found) == sum(d["cocked"] for d in truth["dice"])
