@@ -158,11 +158,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
     ap.add_argument("--sim", type=int, default=0, metavar="N",
                     help="also score read_at on N stills rendered by the throw simulator")
+    ap.add_argument("--models", type=Path, default=None, metavar="DIR",
+                    help="score the models (and dice_reader.json) in DIR, not the shipped ones")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)  # the target is for one core
     from vision.dice import DiceReader
 
-    reader = DiceReader()
+    reader = DiceReader(a.models)
     jobs: list[tuple[str, list[Path]]] = []
     if a.dirs:
         for d in a.dirs:

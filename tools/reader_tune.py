@@ -114,9 +114,10 @@ def choose(data) -> tuple[dict, int, list[str]]:
     return th, score, lines
 
 
-def tune(part: str = "tune") -> dict:
+def tune(part: str = "tune", model_dir: Path = MODEL_DIR) -> dict:
+    """Choose and write the thresholds of the models in `model_dir` on the photos of `part`."""
     cv2.setNumThreads(1)
-    reader = DiceReader()
+    reader = DiceReader(model_dir)
     reader.heat_threshold = 0.1
     best = None
     for views in (1, 2, 4):
@@ -129,24 +130,26 @@ def tune(part: str = "tune") -> dict:
         if best is None or score > best[1] + 2:  # more views cost time: only for a clear gain
             best = (th, score)
     th = best[0]
-    meta_path = MODEL_DIR / "dice_reader.json"
+    meta_path = Path(model_dir) / "dice_reader.json"
     meta = json.loads(meta_path.read_text())
     meta["thresholds"] = th
-    meta.update({
-        "detector": {"file": "dice_det.onnx", "input": "BGR frame scaled so a die is ~22 px "
-                     "(half size for a 640-wide view), (x/255 - 0.5), dims multiple of 4",
-                     "output": "4 x H/4 x W/4: centre logit, dx, dy, log(die edge / 4)"},
-        "classifier": {"file": "dice_cls.onnx", "input": "40x40 BGR crop, 1.25 die edges, "
-                       "turned square to the die (vision/dice_crop.py), (x/255 - 0.5)",
-                       "classes": ["1", "2", "3", "4", "5", "6", "cocked", "not a die"]},
-        "split": "dice_split.json (by image, seed 2026: held_out never trained or tuned on)",
-        "trained_by": "tools/train_reader.py (torch 2.13, exported to ONNX opset 13, checked "
-                      "against cv2.dnn)",
-    })
+    # keep what else the file records (how each model was trained, the training runs)
+    meta.setdefault("detector", {}).update(
+        {"file": "dice_det.onnx", "input": "BGR frame scaled so a die is ~22 px (half size for a "
+         "640-wide view), (x/255 - 0.5), dims multiple of 4",
+         "output": "4 x H/4 x W/4: centre logit, dx, dy, log(die edge / 4)"})
+    meta.setdefault("classifier", {}).update(
+        {"file": "dice_cls.onnx", "input": "40x40 BGR crop, 1.25 die edges, turned square to "
+         "the die (vision/dice_crop.py), (x/255 - 0.5)",
+         "classes": ["1", "2", "3", "4", "5", "6", "cocked", "not a die"]})
+    meta["split"] = "dice_split.json (by image, seed 2026: held_out never trained or tuned on)"
+    meta.setdefault("trained_by", "tools/train_reader.py (torch 2.13, exported to ONNX opset 13, "
+                    "checked against cv2.dnn)")
     meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     print("thresholds (tuned on the tune part):", th)
     return th
 
 
 if __name__ == "__main__":
-    tune(sys.argv[1] if len(sys.argv) > 1 else "tune")
+    tune(sys.argv[1] if len(sys.argv) > 1 else "tune",
+         Path(sys.argv[2]) if len(sys.argv) > 2 else MODEL_DIR)

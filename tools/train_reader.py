@@ -10,6 +10,10 @@ Run it with a SEPARATE venv holding torch (never the project's runtime venv)::
     # then fine-tuned (--warm --lr 1e-3) with more simulator stills and simulated throws, e.g.
     /work/train-venv/bin/python tools/train_reader.py cls --warm --lr 1e-3 --epochs 5 \
         --sim 300 --sim-seed 33 --throws 1200
+    # more (and some mildly jittered) crops of the many-coloured nell-byler dice:
+    /work/train-venv/bin/python tools/train_reader.py cls --warm-from /work/train-out/cls_v6.pt \
+        --lr 1e-3 --epochs 5 --sim 200 --sim-seed 33 --throws 400 \
+        --set-weight nell-byler=2 --mild 0.3
     /work/train-venv/bin/python tools/train_reader.py tune       # thresholds on the tune part
 
 (``--warm`` starts from /work/train-out/<out stem>.pt; the shipped runs are listed in
@@ -96,6 +100,15 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator, strong: bool = True
         ok, buf = cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
         im = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return im
+
+
+def mild_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The die's own colours, a little brighter / darker / softer (no hue turn, no inversion)."""
+    f = img.astype(np.float32)
+    f = (f - 128) * rng.uniform(0.85, 1.15) + 128 + rng.uniform(-15, 15)
+    if rng.random() < 0.2:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 0.8))
+    return np.clip(f, 0, 255).astype(np.uint8)
 
 
 # ---------------------------------------------------------------- detector
@@ -254,7 +267,16 @@ def die_crop(img, d, rng, jitter=True):
     return crop_die(img, (cx, cy), size, ang)
 
 
-def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=None):
+def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=None,
+              set_weight=None, mild=0.0):
+    """One epoch of labelled crops.
+
+    :param set_weight: photo set -> crops per die multiplier (e.g. 2 for the many-coloured
+        nell-byler dice the classifier is least sure of).
+    :param mild: share of the photo dice's crops given only mild colour jitter (their own
+        colours), so the net also learns the real look of dark / marbled / coloured dice.
+    """
+    set_weight = set_weight or {}
     xs, ys = [], []
     if mined is not None:
         pos, neg = mined
@@ -276,13 +298,15 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
                 xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
                 ys.append(BACKGROUND)
     dice = [(img, d) for img, p in data for d in p.dice]
-    for img, d in dice:
-        for _ in range(per_die):
+    reps = [round(per_die * set_weight.get(p.set, 1.0)) for _, p in data for _ in p.dice]
+    for (img, d), n in zip(dice, reps, strict=True):
+        for _ in range(n):
             c = die_crop(img, d, rng)
             c = np.rot90(c, rng.integers(4))
             if rng.random() < 0.5:
                 c = c[:, ::-1]
-            xs.append(colour_jitter(np.ascontiguousarray(c), rng))
+            c = np.ascontiguousarray(c)
+            xs.append(mild_jitter(c, rng) if rng.random() < mild else colour_jitter(c, rng))
             ys.append(d.value - 1)
     for _ in range(n_cocked):
         img, d = dice[rng.integers(len(dice))]
@@ -443,7 +467,8 @@ def clip_crops(n_throws: int, rng, first_seed: int = 100_000):
 
 
 def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: float = 3e-3,
-              wide: bool = False, out: Path | None = None, sim_seed: int = 7, throws: int = 0):
+              wide: bool = False, out: Path | None = None, sim_seed: int = 7, throws: int = 0,
+              warm_from: Path | None = None, set_weight=None, mild: float = 0.0):
     import torch
     import torch.nn.functional as F
 
@@ -465,13 +490,15 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     weights = WORK / (out.stem + ".pt")
     net = cls_net(wide)
     if warm:  # go on from the last run's weights (fine-tuning)
-        net.load_state_dict(torch.load(weights))
-        log("warm start from", weights)
+        src = warm_from or weights
+        net.load_state_dict(torch.load(src))
+        log("warm start from", src)
     opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
     bs = 128
     for ep in range(epochs):
         t0 = time.time()
-        xs, ys = cls_epoch(data, rng, extra=extra, mined=mined)
+        xs, ys = cls_epoch(data, rng, extra=extra, mined=mined, set_weight=set_weight,
+                           mild=mild)
         x, y = to_tensor(xs), torch.from_numpy(ys)
         for g in opt.param_groups:
             g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
@@ -540,6 +567,12 @@ def main(argv=None):
     ap.add_argument("--wide", action="store_true", help="the wider face classifier")
     ap.add_argument("--out", type=Path, default=None, help="ONNX file to write")
     ap.add_argument("--sim", type=int, default=0, help="simulator stills to add to training")
+    ap.add_argument("--warm-from", type=Path, default=None,
+                    help="weights (.pt) to start from instead of /work/train-out/<out stem>.pt")
+    ap.add_argument("--set-weight", action="append", default=[], metavar="SET=K",
+                    help="crops per die times K for one photo set (repeatable)")
+    ap.add_argument("--mild", type=float, default=0.0,
+                    help="share of photo-die crops with mild colour jitter only (own colours)")
     a = ap.parse_args(argv)
     if a.stage == "split":
         SPLIT_FILE.parent.mkdir(parents=True, exist_ok=True)
@@ -548,8 +581,13 @@ def main(argv=None):
     elif a.stage == "det":
         train_det(a.steps, sim=a.sim)
     elif a.stage == "cls":
-        train_cls(a.epochs, sim=a.sim, warm=a.warm, lr=a.lr, wide=a.wide, out=a.out,
-                  sim_seed=a.sim_seed, throws=a.throws)
+        try:
+            weights = {k: float(v) for k, v in (x.split("=", 1) for x in a.set_weight)}
+        except ValueError:
+            ap.error("--set-weight takes SET=K, e.g. --set-weight nell-byler=2")
+        train_cls(a.epochs, sim=a.sim, warm=a.warm or a.warm_from is not None, lr=a.lr,
+                  wide=a.wide, out=a.out, sim_seed=a.sim_seed, throws=a.throws,
+                  warm_from=a.warm_from, set_weight=weights, mild=a.mild)
     elif a.stage == "export-cls":  # the last saved weights of a run stopped early
         import torch
 
