@@ -7,7 +7,9 @@ decides (later checks assume the earlier ones passed):
    cannot be trusted; R-I2 is the rule that hands the throw to a bystander);
 2. a die out of bounds (per ``TableRules.out_of_bounds``), or not found -> void (R-I1);
 3. neither die hit the back wall -> void (R-I3): the faces do not matter then;
-4. a die cocked or unreadable -> operator rules a value or voids it (R-I2);
+4. a die cocked or unreadable -> operator rules a value or voids it (R-I2); if only one die hit
+   the wall the ruling also carries ``warn_if_counted = "R-I3"``: the shooter is warned once the
+   operator gives values (the throw counts), not when he voids it (see ``Ruling``);
 5. only one die hit the wall -> counts, shooter warned (R-I3);
 6. otherwise -> counts.
 """
@@ -21,6 +23,27 @@ from vision.observation import ThrowObservation
 
 OUT_OF_BOUNDS_MODES = ("at_rest", "any_time")
 EXPECTED_DICE = 2
+# key of the await_ruling observation naming the warning due if the operator lets it count
+WARN_KEY = "warn_if_counted"
+
+
+def after_operator(operator_cmd: dict[str, Any], pending: dict[str, Any] | None) -> list[dict]:
+    """The commands due right after an ``operator_ruling``: a ``warn`` (R-I3) when the throw he
+    ruled on had only one die hit the back wall and he gave values (the throw counts).
+
+    :param operator_cmd: the operator's ``operator_ruling`` command (``dice`` or ``void``).
+    :param pending: the game's pending ruling as it was before that command
+        (``game.state()["awaiting_ruling"]``), whose ``observation`` may name the warning.
+    """
+    if operator_cmd.get("command") != "operator_ruling":
+        raise ValueError(
+            f"after_operator needs an operator_ruling command, got {operator_cmd.get('command')!r}"
+        )
+    observation = (pending or {}).get("observation") or {}
+    rule = observation.get(WARN_KEY)
+    if rule and operator_cmd.get("dice") is not None and not operator_cmd.get("void"):
+        return [{"command": "warn", "rule": rule}]
+    return []
 
 
 @dataclass(frozen=True)
@@ -32,6 +55,15 @@ class Ruling:
     :param reason: a sentence for the dashboard and the journal.
     :param dice: the two values when the throw counts, else None.
     :param observation: the observation as a dict (sent with "operator" rulings).
+    :param warn_if_counted: for an "operator" ruling, the rule ("R-I3": only one die hit the
+        back wall) under which the shooter is warned if the operator lets the throw count.
+
+    What the table must do with an "operator" ruling: apply ``commands()`` (``await_ruling``;
+    ``warn_if_counted`` rides in its ``observation`` so the game's pending ruling, journaled,
+    keeps it across a restart), then, when the operator has ruled, apply his ``operator_ruling``
+    followed by ``after_operator(that command, pending)``: a ``warn`` when he gave values and the
+    warning is due. The game refuses ``warn`` while it awaits the ruling, and a warning belongs
+    to a throw that counts (R-I3), so it cannot be sent earlier nor after a void.
     """
 
     kind: str
@@ -39,10 +71,18 @@ class Ruling:
     reason: str
     dice: tuple[int, int] | None = None
     observation: dict[str, Any] | None = None
+    warn_if_counted: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``ruling`` object of ``tablectl replay --json``."""
         return {"kind": self.kind, "rule": self.rule, "reason": self.reason}
+
+    def after_operator(self, operator_cmd: dict[str, Any]) -> list[dict[str, Any]]:
+        """The commands to apply right after the operator's ``operator_ruling`` on this ruling:
+        ``[{"command": "warn", "rule": "R-I3"}]`` when he gave values and only one die hit the
+        wall, else []."""
+        pending = {"observation": {WARN_KEY: self.warn_if_counted}}
+        return after_operator(operator_cmd, pending)
 
     def commands(self) -> list[dict[str, Any]]:
         """The game commands (script form) that play this ruling into the game."""
@@ -61,8 +101,11 @@ class Ruling:
                 "rule": self.rule,
                 "reason": self.reason,
             }
-            if self.observation is not None:
-                cmd["observation"] = self.observation
+            observation = dict(self.observation or {})
+            if self.warn_if_counted:
+                observation[WARN_KEY] = self.warn_if_counted
+            if observation:
+                cmd["observation"] = observation
             return [cmd]
         raise ValueError(f"unknown ruling kind {self.kind!r}")
 
@@ -89,8 +132,8 @@ def rule_throw(observation: ThrowObservation, rules: Any = None) -> Ruling:
     dice = obs.dice
     found = [d for d in dice if d.center is not None]
 
-    def operator(rule: str, reason: str) -> Ruling:
-        return Ruling("operator", rule, reason, None, obs.to_dict())
+    def operator(rule: str, reason: str, warn: str | None = None) -> Ruling:
+        return Ruling("operator", rule, reason, None, obs.to_dict(), warn)
 
     # 1. the camera cannot be trusted
     if obs.extra > 0 or len(found) > EXPECTED_DICE:
@@ -122,11 +165,14 @@ def rule_throw(observation: ThrowObservation, rules: Any = None) -> Ruling:
     # 4. cocked or unreadable (R-I2); the operator also learns of a one-die wall hit (R-I3)
     also = " (only one die hit the back wall: R-I3 warning if it counts)" if hits == 1 else ""
     for i, d in enumerate(dice, 1):
+        warn = "R-I3" if hits == 1 else None
         if d.cocked:
-            return operator("R-I2", f"die {i} is cocked: rule its value or void the throw{also}")
+            return operator(
+                "R-I2", f"die {i} is cocked: rule its value or void the throw{also}", warn
+            )
         if d.value is None:
             return operator(
-                "R-I2", f"die {i} cannot be read: rule its value or void the throw{also}"
+                "R-I2", f"die {i} cannot be read: rule its value or void the throw{also}", warn
             )
 
     values = (int(dice[0].value), int(dice[1].value))

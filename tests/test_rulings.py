@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tablectl.game import Game, TableRules
-from tablectl.rulings import Ruling, rule_throw
+from tablectl.rulings import Ruling, after_operator, rule_throw
 from vision.observation import DieObservation, ThrowObservation
 
 
@@ -123,3 +123,53 @@ def test_operator_hears_of_a_one_die_wall_hit():
     assert r.kind == "operator" and "R-I3" in r.reason
     r = rule_throw(obs(die(None), die(4)), AT_REST)
     assert r.kind == "operator" and "R-I3" not in r.reason
+
+
+def _game_with_a_throw_pending():
+    game = Game(rules=AT_REST)
+    for c in ({"command": "join", "player": "ann", "buy_in": 100},
+              {"command": "join", "player": "bob", "buy_in": 100},
+              {"command": "shooter", "player": "ann"},
+              {"command": "center_bet", "amount": 10},
+              {"command": "fade", "player": "bob", "amount": 10}):
+        game.apply(c)
+    return game
+
+
+def test_operator_ruling_after_a_one_die_wall_hit_warns_the_shooter_in_the_game():
+    """R-I3 + R-I2: a cocked die and only one wall hit; the operator gives values, the table
+    sends the warning the ruling carries (the real Game refuses warn while it awaits)."""
+    game = _game_with_a_throw_pending()
+    r = rule_throw(obs(die(3, cocked=True), die(1, hit=False)), AT_REST)
+    assert (r.kind, r.warn_if_counted) == ("operator", "R-I3")
+    (cmd,) = r.commands()
+    assert cmd["command"] == "await_ruling" and cmd["observation"]["warn_if_counted"] == "R-I3"
+    game.apply(cmd)
+    with pytest.raises(ValueError):  # too early: the game awaits the operator
+        game.apply({"command": "warn", "rule": "R-I3"})
+    pending = game.state()["awaiting_ruling"]
+    ruled = {"command": "operator_ruling", "by": "carl", "why": "leaning", "dice": [3, 1]}
+    events = [e["event"] for e in game.apply(ruled)]
+    follow = after_operator(ruled, pending)
+    assert follow == r.after_operator(ruled) == [{"command": "warn", "rule": "R-I3"}]
+    for c in follow:
+        events += [e["event"] for e in game.apply(c)]
+    assert "point_set" in events and "warned" in events
+    assert game.state()["warnings"] == {"ann": {"R-I3": 1}}
+
+
+def test_no_warning_when_the_operator_voids_or_both_dice_hit():
+    ruled_void = {"command": "operator_ruling", "by": "carl", "why": "unclear", "void": True}
+    game = _game_with_a_throw_pending()
+    r = rule_throw(obs(die(3, cocked=True), die(1, hit=False)), AT_REST)
+    game.apply(r.commands()[0])
+    pending = game.state()["awaiting_ruling"]
+    game.apply(ruled_void)
+    assert after_operator(ruled_void, pending) == []  # a void throw does not count (R-I3)
+    both = rule_throw(obs(die(3, cocked=True), die(1)), AT_REST)
+    assert both.warn_if_counted is None
+    assert "warn_if_counted" not in both.commands()[0]["observation"]
+    ruled = {"command": "operator_ruling", "by": "carl", "why": "", "dice": [3, 1]}
+    assert both.after_operator(ruled) == []
+    with pytest.raises(ValueError, match="operator_ruling"):
+        after_operator({"command": "throw", "dice": [3, 1]}, None)

@@ -416,3 +416,57 @@ def test_two_dice_closer_than_flat_dice_can_lie_flag_one_cocked():
     apart = _path_frames([(250, 400, 250, 250, 3), (330, 400, 250 + 1.6 * DIE, 250, 4)])
     (obs,), _ = run(apart)
     assert len(obs.dice) == 2 and not any(d.cocked for d in obs.dice)
+
+
+def _reading(center, cocked=False):
+    from vision.dice import DieReading
+
+    return DieReading(None if cocked else 3, center, (center, (DIE, DIE), 0.0), 0.9, cocked)
+
+
+def test_wall_cue_asks_where_the_top_face_sits_in_the_silhouette():
+    """A flat die at the wall shows its front faces below its top (the top is wall-ward of the
+    silhouette's centre); a die leaning on the wall shows the face that was against it above
+    its top (the top is not wall-ward): only the second is cocked."""
+    tracker = ThrowTracker(CAL)
+    box = ((300.0, WALL_Y + 0.35 * DIE), (DIE, 1.2 * DIE), 0.0)
+    flat_top = _reading((300.0, WALL_Y + 0.2 * DIE))
+    leaning_top = _reading((300.0, WALL_Y + 0.38 * DIE))
+    assert not tracker._leans_on_wall(box, flat_top)
+    assert tracker._leans_on_wall(box, leaning_top)
+    far = ((300.0, WALL_Y + 2 * DIE), (DIE, 1.2 * DIE), 0.0)  # not at the wall: no wall cue
+    assert not tracker._leans_on_wall(far, _reading((300.0, WALL_Y + 2.1 * DIE)))
+    # without a reading: only a silhouette closer to the wall than a flat die's can be
+    assert tracker._leans_on_wall(((300.0, WALL_Y + 0.3 * DIE), (DIE, DIE), 0.0), None)
+    assert not tracker._leans_on_wall(((300.0, WALL_Y + 0.5 * DIE), (DIE, DIE), 0.0), None)
+
+
+def test_pair_cue_takes_the_die_whose_side_shows_toward_the_other():
+    tracker = ThrowTracker(CAL)
+    a_top, b_top = _reading((200.0, 200.0)), _reading((200.0 + 1.3 * DIE, 200.0))
+    # die a's silhouette reaches past its top toward b (its side face shows there); b's does not
+    a_box = ((200.0 + 0.2 * DIE, 205.0), (1.4 * DIE, 1.2 * DIE), 0.0)
+    b_box = ((200.0 + 1.3 * DIE, 205.0), (1.2 * DIE, 1.2 * DIE), 0.0)
+    assert tracker._toward(a_box, a_top, b_top) > 0.15 * DIE
+    assert tracker._toward(b_box, b_top, a_top) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(
+    "seed,case", [(5010, "cocked_wall"), (5016, "cocked_wall"), (5095, "cocked_die"),
+                  (5137, "cocked_die")]
+)
+def test_simulated_cocked_die_is_found_by_its_geometry(seed, case):
+    """Throws where the reader's own flag missed the cocked die (R-I2) when written: the wall /
+    pair cue finds it, and only it."""
+    simulator = pytest.importorskip("vision.simulator")
+    from vision.dice import DiceReader
+
+    clip = simulator.simulate_throw(seed=seed, scenario=case, size=(640, 480), fps=60)
+    reader = DiceReader()
+    tracker = ThrowTracker(clip.calibration, reader, annotate=False)
+    (obs,) = [o for t, f in clip.frames if (o := tracker.feed(t, f)) is not None]
+    flags = [
+        min(obs.dice, key=lambda o, c=d["rest_center"]: math.dist(o.center, c)).cocked
+        for d in clip.truth["dice"]
+    ]
+    assert flags == [d["cocked"] for d in clip.truth["dice"]]
