@@ -468,11 +468,12 @@ def clip_crops(n_throws: int, rng, first_seed: int = 100_000):
 
 def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: float = 3e-3,
               wide: bool = False, out: Path | None = None, sim_seed: int = 7, throws: int = 0,
-              warm_from: Path | None = None, set_weight=None, mild: float = 0.0):
+              warm_from: Path | None = None, set_weight=None, mild: float = 0.0,
+              threads: int = 1):
     import torch
     import torch.nn.functional as F
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)  # 1 when sharing the machine with another run
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     data = load_part("train")
@@ -562,6 +563,7 @@ def main(argv=None):
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--warm", action="store_true", help="start from the last weights")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=1, help="torch CPU threads for cls")
     ap.add_argument("--sim-seed", type=int, default=7)
     ap.add_argument("--throws", type=int, default=0, help="simulated throws to add")
     ap.add_argument("--wide", action="store_true", help="the wider face classifier")
@@ -587,7 +589,7 @@ def main(argv=None):
             ap.error("--set-weight takes SET=K, e.g. --set-weight nell-byler=2")
         train_cls(a.epochs, sim=a.sim, warm=a.warm or a.warm_from is not None, lr=a.lr,
                   wide=a.wide, out=a.out, sim_seed=a.sim_seed, throws=a.throws,
-                  warm_from=a.warm_from, set_weight=weights, mild=a.mild)
+                  warm_from=a.warm_from, set_weight=weights, mild=a.mild, threads=a.threads)
     elif a.stage == "export-cls":  # the last saved weights of a run stopped early
         import torch
 
