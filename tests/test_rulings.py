@@ -101,13 +101,7 @@ def test_ruling_to_dict_is_the_replay_shape():
 
 def test_commands_are_accepted_by_the_game():
     """The commands a ruling gives are the game's own vocabulary."""
-    game = Game(rules=AT_REST)
-    for c in ({"command": "join", "player": "ann", "buy_in": 100},
-              {"command": "join", "player": "bob", "buy_in": 100},
-              {"command": "shooter", "player": "ann"},
-              {"command": "center_bet", "amount": 10},
-              {"command": "fade", "player": "bob", "amount": 10}):
-        game.apply(c)
+    game = _game_ready_to_throw()
     events = []
     for o in (obs(die(2, hit=False), die(2, hit=False)),   # void R-I3
               obs(die(3), die(1, hit=False)),               # 4 with a warning: point 4
@@ -125,7 +119,7 @@ def test_operator_hears_of_a_one_die_wall_hit():
     assert r.kind == "operator" and "R-I3" not in r.reason
 
 
-def _game_with_a_throw_pending():
+def _game_ready_to_throw():
     game = Game(rules=AT_REST)
     for c in ({"command": "join", "player": "ann", "buy_in": 100},
               {"command": "join", "player": "bob", "buy_in": 100},
@@ -139,7 +133,7 @@ def _game_with_a_throw_pending():
 def test_operator_ruling_after_a_one_die_wall_hit_warns_the_shooter_in_the_game():
     """R-I3 + R-I2: a cocked die and only one wall hit; the operator gives values, the table
     sends the warning the ruling carries (the real Game refuses warn while it awaits)."""
-    game = _game_with_a_throw_pending()
+    game = _game_ready_to_throw()
     r = rule_throw(obs(die(3, cocked=True), die(1, hit=False)), AT_REST)
     assert (r.kind, r.warn_if_counted) == ("operator", "R-I3")
     (cmd,) = r.commands()
@@ -160,7 +154,7 @@ def test_operator_ruling_after_a_one_die_wall_hit_warns_the_shooter_in_the_game(
 
 def test_no_warning_when_the_operator_voids_or_both_dice_hit():
     ruled_void = {"command": "operator_ruling", "by": "carl", "why": "unclear", "void": True}
-    game = _game_with_a_throw_pending()
+    game = _game_ready_to_throw()
     r = rule_throw(obs(die(3, cocked=True), die(1, hit=False)), AT_REST)
     game.apply(r.commands()[0])
     pending = game.state()["awaiting_ruling"]
