@@ -222,23 +222,29 @@ def train_det(steps: int, seed: int = 0, sim: int = 0):
 # ---------------------------------------------------------------- classifier
 
 
-def cls_net(wide: bool = False):
+ARCHS = ("gap", "wide", "grid", "grid-wide")
+
+
+def cls_net(arch: str = "gap"):
+    """The face classifier. ``gap``: three conv stages, global average pooling, a linear layer
+    (the first shipped nets). ``wide``: twice the channels. ``grid``: the same convolutions,
+    but the last 5x5 map is kept whole (flattened) for the linear layer: a face is a 3x3 grid of
+    pip places, and averaging the map away throws out where the pips are. ``grid-wide``: both.
+    """
     import torch.nn as nn
 
     def cbr(i, o):
         return [nn.Conv2d(i, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
-    if wide:  # about twice the work per crop
-        return nn.Sequential(
-            *cbr(3, 24), nn.MaxPool2d(2), *cbr(24, 48), *cbr(48, 48), nn.MaxPool2d(2),
-            *cbr(48, 96), nn.MaxPool2d(2), *cbr(96, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-            nn.Linear(96, N_CLASSES),
-        )
-    return nn.Sequential(
-        *cbr(3, 16), nn.MaxPool2d(2), *cbr(16, 32), *cbr(32, 32), nn.MaxPool2d(2),
-        *cbr(32, 64), nn.MaxPool2d(2), *cbr(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-        nn.Linear(64, N_CLASSES),
-    )
+    c1, c2, c3 = (24, 48, 96) if arch in ("wide", "grid-wide") else (16, 32, 64)
+    convs = [*cbr(3, c1), nn.MaxPool2d(2), *cbr(c1, c2), *cbr(c2, c2), nn.MaxPool2d(2),
+             *cbr(c2, c3), nn.MaxPool2d(2), *cbr(c3, c3)]
+    if arch.startswith("grid"):
+        # 40 px crop -> 5x5 map after three poolings
+        side = CROP_PX // 8
+        return nn.Sequential(*convs, nn.Flatten(), nn.Dropout(0.3),
+                             nn.Linear(c3 * side * side, N_CLASSES))
+    return nn.Sequential(*convs, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c3, N_CLASSES))
 
 
 def squash(big: np.ndarray, rng) -> np.ndarray:
@@ -467,7 +473,7 @@ def clip_crops(n_throws: int, rng, first_seed: int = 100_000):
 
 
 def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: float = 3e-3,
-              wide: bool = False, out: Path | None = None, sim_seed: int = 7, throws: int = 0,
+              arch: str = "gap", out: Path | None = None, sim_seed: int = 7, throws: int = 0,
               warm_from: Path | None = None, set_weight=None, mild: float = 0.0,
               threads: int = 1):
     import torch
@@ -489,7 +495,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     vx, vy = to_tensor(np.stack(vx)), torch.from_numpy(np.array(vy))
     out = out or MODELS / "dice_cls.onnx"
     weights = WORK / (out.stem + ".pt")
-    net = cls_net(wide)
+    net = cls_net(arch)
     if warm:  # go on from the last run's weights (fine-tuning)
         src = warm_from or weights
         net.load_state_dict(torch.load(src))
@@ -566,7 +572,8 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads for cls")
     ap.add_argument("--sim-seed", type=int, default=7)
     ap.add_argument("--throws", type=int, default=0, help="simulated throws to add")
-    ap.add_argument("--wide", action="store_true", help="the wider face classifier")
+    ap.add_argument("--arch", choices=ARCHS, default="gap", help="face classifier shape")
+    ap.add_argument("--wide", action="store_true", help="same as --arch wide")
     ap.add_argument("--out", type=Path, default=None, help="ONNX file to write")
     ap.add_argument("--sim", type=int, default=0, help="simulator stills to add to training")
     ap.add_argument("--warm-from", type=Path, default=None,
@@ -588,13 +595,13 @@ def main(argv=None):
         except ValueError:
             ap.error("--set-weight takes SET=K, e.g. --set-weight nell-byler=2")
         train_cls(a.epochs, sim=a.sim, warm=a.warm or a.warm_from is not None, lr=a.lr,
-                  wide=a.wide, out=a.out, sim_seed=a.sim_seed, throws=a.throws,
+                  arch="wide" if a.wide else a.arch, out=a.out, sim_seed=a.sim_seed, throws=a.throws,
                   warm_from=a.warm_from, set_weight=weights, mild=a.mild, threads=a.threads)
     elif a.stage == "export-cls":  # the last saved weights of a run stopped early
         import torch
 
         out = a.out or MODELS / "dice_cls.onnx"
-        net = cls_net(a.wide)
+        net = cls_net("wide" if a.wide else a.arch)
         net.load_state_dict(torch.load(WORK / (out.stem + ".pt")))
         export(net, (1, 3, CROP_PX, CROP_PX), out, dynamic=True)
     elif a.stage == "tune":

@@ -48,6 +48,9 @@ class DieReading:
     :param box: the die's rotated rect ((cx, cy), (w, h), angle_degrees), as cv2 uses.
     :param confidence: 0..1, how sure the reader is of ``value`` (of the best face if None).
     :param cocked: the top face is not square to the camera or its pips are not a legal face.
+    :param cocked_share: 0..1, the classifier's belief that the die leans (its cocked share of
+        "a die"); ``cocked`` is this at or above the tuned threshold. Lets a caller that knows
+        one of two dice leans (the tracker's pair cue) pick the likelier one.
     """
 
     value: int | None
@@ -55,6 +58,7 @@ class DieReading:
     box: Box
     confidence: float
     cocked: bool
+    cocked_share: float = 0.0
 
     def to_dict(self) -> dict:
         (bx, by), (bw, bh), ba = self.box
@@ -187,10 +191,11 @@ class DiceReader:
         faces = p[:6] / max(1e-9, float(p[:6].sum()))
         best = int(np.argmax(faces))
         confidence = float(min(1.0, faces[best]))
-        cocked = float(p[COCKED]) / die_p >= self.cocked_threshold
+        share = min(1.0, float(p[COCKED]) / die_p)
+        cocked = share >= self.cocked_threshold
         value = best + 1 if (confidence >= self.min_confidence and not cocked) else None
         box = ((float(cx), float(cy)), (float(size), float(size)), float(angle))
-        return DieReading(value, (float(cx), float(cy)), box, confidence, bool(cocked))
+        return DieReading(value, (float(cx), float(cy)), box, confidence, bool(cocked), share)
 
     # ------------------------------------------------------------------ public
 

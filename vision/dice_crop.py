@@ -45,26 +45,20 @@ def die_angle(frame: np.ndarray, center: tuple[float, float], die_px: float) -> 
     patch = cv2.warpAffine(
         frame, m, (_ANGLE_PX, _ANGLE_PX), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
-    if patch.ndim == 3:
-        patch = patch.astype(np.float32)
-        gx = np.zeros(patch.shape[:2], np.float32)
-        gy = np.zeros_like(gx)
-        best = np.full(patch.shape[:2], -1.0, np.float32)
+    p = patch.astype(np.float32)
+    gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3)
+    if p.ndim == 3:
         # per pixel, the channel with the strongest edge: a red die on red felt still has hue
-        for c in range(3):
-            cgx = cv2.Sobel(patch[:, :, c], cv2.CV_32F, 1, 0, ksize=3)
-            cgy = cv2.Sobel(patch[:, :, c], cv2.CV_32F, 0, 1, ksize=3)
-            mag = cgx * cgx + cgy * cgy
-            take = mag > best
-            gx[take], gy[take], best[take] = cgx[take], cgy[take], mag[take]
-    else:
-        p = patch.astype(np.float32)
-        gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3)
-    theta = np.arctan2(gy, gx)
-    w = (gx * gx + gy * gy) * _MASK
-    s = float((w * np.sin(4 * theta)).sum())
-    c = float((w * np.cos(4 * theta)).sum())
+        mag = gx * gx + gy * gy
+        pick = mag.argmax(axis=2)[..., None]
+        gx = np.take_along_axis(gx, pick, axis=2)[..., 0]
+        gy = np.take_along_axis(gy, pick, axis=2)[..., 0]
+    # sum of |g|^2 * mask * e^(4i theta) = mask * (gx + i gy)^4 / |g|^2, without arctan/sin/cos
+    z2 = (gx * gx - gy * gy) + 2j * (gx * gy)
+    mag2 = gx * gx + gy * gy
+    v = (_MASK * (z2 * z2) / np.maximum(mag2, 1e-12)).sum()
+    s, c = float(v.imag), float(v.real)
     if s == 0.0 and c == 0.0:
         return 0.0
     deg = math.degrees(math.atan2(s, c)) / 4.0

@@ -23,7 +23,7 @@ from vision.simulator import (
 )
 from vision.simulator.dice3d import FACES, ROTATIONS, quarter_roll, top_value
 
-CASES = [s for s in Scenario if s is not Scenario.RANDOM]
+CASES = [s for s in Scenario if s not in (Scenario.RANDOM, Scenario.EXTRA_DIE)]
 
 
 def _inside(poly, pt, margin=0.0) -> bool:
@@ -349,3 +349,176 @@ def test_command_line_writes_a_clip_that_loads(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["write", str(tmp_path / "d"), "--size", "big"])
     assert "640x480" in capsys.readouterr().err
+
+
+# --- a third die on the table (Scenario.EXTRA_DIE) ---------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["thrown", "stray"])
+def test_extra_die_truth_marks_the_third_die(kind):
+    clip = simulate_throw(seed=3, scenario=Scenario.EXTRA_DIE, extra_kind=kind)
+    t = clip.truth
+    dice = t["dice"]
+    assert t["scenario"] == "extra_die" and t["extra"] == 1 and t["extra_kind"] == kind
+    assert len(dice) == 3
+    # the two dice in play carry no "extra" key (as in every other scenario), the third does
+    assert ["extra" in d for d in dice] == [False, False, True] and dice[2]["extra"] is True
+    assert matches(Scenario.EXTRA_DIE, t)
+    for d in dice:
+        assert d["value"] in range(1, 7)
+        assert d["at_rest_in_area"] and not d["left_area"] and not d["cocked"]
+        assert _inside(clip.calibration.area, d["rest_ground"])
+    # the shooter's third die is one of his set; a stray one comes from another set
+    assert (dice[2]["colour"] == dice[0]["colour"]) == (kind == "thrown")
+    # the three rest apart: no die hides or leans on another
+    die_px = clip.calibration.die_px
+    grounds = [np.array(d["rest_ground"]) for d in dice]
+    assert min(np.linalg.norm(a - b) for i, a in enumerate(grounds)
+               for b in grounds[i + 1:]) > 1.4 * die_px
+    assert t["min_die_gap_mm"] >= 1.8 * 16.0
+
+
+def test_extra_die_clip_shows_three_dice_at_rest():
+    clip = simulate_throw(seed=1, scenario=Scenario.EXTRA_DIE, look=Look(noise=0.0))
+    t = clip.truth
+    empty = clip.frames[0][1].astype(int)
+    rest = clip.frames[t["rest_frame"]][1].astype(int)
+    changed = (np.abs(rest - empty).sum(axis=2) > 60).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(changed)
+    die_area = clip.calibration.die_px ** 2
+    blobs = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] > 0.4 * die_area]
+    assert len(blobs) == 3
+    for d in t["dice"]:  # each die's top face is drawn where the truth says it rests
+        x, y = (int(round(v)) for v in d["rest_center"])
+        assert labels[y, x] in blobs
+
+
+def test_extra_die_options_are_checked_and_random_never_draws_it():
+    with pytest.raises(ValueError, match="extra_kind"):
+        simulate_throw(seed=1, scenario=Scenario.EXTRA_DIE, extra_kind="dropped")
+    with pytest.raises(ValueError, match="EXTRA_DIE only"):
+        simulate_throw(seed=1, scenario=Scenario.BOTH_HIT, extra_kind="stray")
+    with pytest.raises(ValueError, match="unknown die colour"):
+        simulate_throw(seed=1, scenario=Scenario.EXTRA_DIE, extra_colour="purple")
+    clip = simulate_throw(seed=2, scenario="extra_die", extra_kind="stray", extra_colour="white",
+                          colour="red")
+    assert [d["colour"] for d in clip.truth["dice"]] == ["red", "red", "white"]
+    # RANDOM keeps drawing from the six cases of two dice (old seeds stay the same throws)
+    for seed in range(12):
+        t = simulate_throw(seed=seed, scenario=Scenario.RANDOM).truth
+        assert t["scenario"] != "extra_die" and len(t["dice"]) == 2 and "extra" not in t
+
+
+# --- the shooter's hand -----------------------------------------------------------------------
+
+
+def _skin_share(frame, empty) -> tuple[float, np.ndarray]:
+    """Of the pixels that changed from the empty table, the share that look like skin (red over
+    green over blue, as every skin tone is), and the changed mask."""
+    diff = np.abs(frame.astype(int) - empty).sum(axis=2) > 60
+    b, g, r = (frame[..., k].astype(int) for k in range(3))
+    skin = diff & (r > g + 10) & (g > b + 5)
+    return float(skin.sum()) / max(1, int(diff.sum())), diff
+
+
+def test_hand_brings_the_dice_and_leaves_the_throw_unchanged():
+    plain = simulate_throw(seed=6, scenario=Scenario.BOTH_HIT, look=Look(noise=0.0))
+    clip = simulate_throw(seed=6, scenario=Scenario.BOTH_HIT, look=Look(noise=0.0), hand=True)
+    t, h = clip.truth, clip.truth["hand"]
+    assert 0 < h["enter_frame"] < h["release_frame"] == t["release_frame"] < h["leave_frame"]
+    assert h["side"] in ("right", "left")
+    # the same throw: what happened to each die is as without the hand
+    keys = ("value", "hit_wall", "left_area", "at_rest_in_area", "cocked", "rest_center")
+    assert [{k: d[k] for k in keys} for d in t["dice"]] == [
+        {k: d[k] for k in keys} for d in plain.truth["dice"]]
+    shift = t["release_frame"] - plain.truth["release_frame"]
+    assert t["rest_frame"] == plain.truth["rest_frame"] + shift
+    assert len(t["dice"][0]["track"]) == len(clip.frames) == t["n_frames"]
+    empty = clip.frames[0][1]
+    for i in range(h["enter_frame"]):  # the empty table until the hand comes
+        assert np.array_equal(clip.frames[i][1], empty)
+    # holding the dice above the felt: a big skin-coloured shape from the near (bottom) edge
+    hover = (h["enter_frame"] + h["release_frame"]) // 2
+    share, diff = _skin_share(clip.frames[hover][1], empty.astype(int))
+    die_area = clip.calibration.die_px ** 2
+    assert diff.sum() > 8 * die_area and share > 0.5
+    rows = np.nonzero(diff.any(axis=1))[0]
+    assert rows.max() == diff.shape[0] - 1 and rows.min() > 0.25 * diff.shape[0]
+    # shaded like a rounded body, not a flat stencil
+    grey = cv2.cvtColor(clip.frames[hover][1], cv2.COLOR_BGR2GRAY)[diff]
+    assert np.percentile(grey, 90) - np.percentile(grey, 10) > 25
+    # once the hand has gone, the frame is the plain clip's rest frame, byte for byte
+    assert np.array_equal(clip.frames[len(clip.frames) - 1][1],
+                          plain.frames[len(plain.frames) - 1][1])
+    assert not np.array_equal(clip.frames[h["release_frame"] + 3][1],
+                              plain.frames[plain.truth["release_frame"] + 3][1])
+
+
+def test_hand_is_smeared_by_its_motion_and_gone_at_leave_frame():
+    from vision.simulator.hand import HandDrawer, HandStyle
+
+    table = Table((640, 480))
+    drawer = HandDrawer(table, Look(noise=0.0))
+    style = HandStyle.random(np.random.default_rng(3))
+    grip = (0.0, table.y_bottom - 60.0, 60.0)
+
+    def partly_covered(motion) -> int:
+        """Pixels the hand covers only in part (its edges): drawn on black and on white, a
+        pixel's coverage is 1 - (white - black) / 255."""
+        pose = style.pose(grip, 0.0)
+        pose.motion = motion
+        black, white = np.zeros((480, 640, 3), np.uint8), np.full((480, 640, 3), 255, np.uint8)
+        drawer.draw(black, pose)
+        drawer.draw(white, pose)
+        cover = 1.0 - (white.astype(float) - black).mean(axis=2) / 255.0
+        return int(((cover > 0.1) & (cover < 0.9)).sum())
+
+    # swinging toward the wall: its edges across the motion are smeared over ~40 px
+    assert partly_covered((0.0, -40.0)) > 3 * partly_covered((0.0, 0.0))
+    # in a clip the hand is out of view from its leave_frame on: only the dice are new
+    clip = simulate_throw(seed=4, scenario=Scenario.ONE_HITS, look=Look(noise=0.0), hand=True)
+    h = clip.truth["hand"]
+    share, _ = _skin_share(clip.frames[h["leave_frame"] + 1][1], clip.frames[0][1].astype(int))
+    assert share < 0.05
+    share, _ = _skin_share(clip.frames[h["release_frame"] + 2][1], clip.frames[0][1].astype(int))
+    assert share > 0.3
+
+
+def test_pickup_takes_every_die_and_leaves_an_empty_table():
+    clip = simulate_throw(seed=2, scenario=Scenario.BOTH_HIT, look=Look(noise=0.0), pickup=True)
+    t, p = clip.truth, clip.truth["pickup"]
+    assert "hand" not in t  # the throw itself without the hand
+    g = p["grab_frames"]
+    assert t["rest_frame"] < p["enter_frame"] < g[0] < g[1] < p["leave_frame"] < len(clip.frames)
+    assert sorted(p["taken"]) == [0, 1]
+    empty = clip.frames[0][1]
+    # the hand is over the first die it takes just before taking it
+    k0, g0 = p["taken"][0], p["grab_frames"][0]
+    x, y = (int(round(v)) for v in t["dice"][k0]["rest_center"])
+    share, diff = _skin_share(clip.frames[g0 - 1][1], empty.astype(int))
+    assert diff[y, x] and share > 0.3
+    for k, g in zip(p["taken"], p["grab_frames"], strict=True):
+        track = t["dice"][k]["track"]
+        assert track[g - 1] is not None and all(pt is None for pt in track[g:])
+    # after the hand has gone: the empty table again
+    assert np.array_equal(clip.frames[len(clip.frames) - 1][1], empty)
+    assert clip.final_poses == []
+
+
+def test_session_with_pickup_starts_each_throw_on_an_empty_table():
+    clips = list(simulate_session(seed=5, n_throws=2, look=Look(noise=0.0), pickup=True,
+                                  idle_seconds=0.2, after_seconds=0.1))
+    assert [c.truth["previous_dice"] for c in clips] == [0, 0]
+    assert all("pickup" in c.truth for c in clips)
+
+
+def test_command_line_writes_an_extra_die_throw_with_the_hand(tmp_path):
+    from vision.simulator.__main__ import main
+
+    assert main(["write", str(tmp_path / "c"), "--scenario", "extra_die", "--seed", "2",
+                 "--hand", "--codec", "mp4v"]) == 0
+    clip = SimClip.load(tmp_path / "c")
+    t = clip.truth
+    assert t["extra"] == 1 and [d.get("extra", False) for d in t["dice"]] == [False, False, True]
+    assert t["hand"]["enter_frame"] < t["release_frame"] == t["hand"]["release_frame"]
+    assert len(clip.frames) == t["n_frames"]

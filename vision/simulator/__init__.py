@@ -8,6 +8,11 @@ Every clip of one image size shows the same table through the same camera, so sh
 calibration (`Table(size).calibration`); looks (felt, light, noise, glare, blur) and dice
 colours vary with the seed. Frames are rendered when read (`clip.frames[i]`, iteration).
 
+Extra cases: `Scenario.EXTRA_DIE` puts a third die on the felt (truth "extra": 1, its entry
+"extra": True); `simulate_throw(..., hand=True)` draws the shooter's hand bringing the dice in
+and withdrawing, `pickup=True` a hand taking the dice after they rest. Without them every seed
+renders exactly as before (RANDOM never draws EXTRA_DIE).
+
 `render_dice` makes stills of dice placed at chosen image positions, `random_still` random ones
 (reader tests). `simulate_session` yields consecutive throws on one table (demo).
 `python -m vision.simulator bench|write|sheet` measures speed, saves a clip, draws a sheet.
@@ -15,6 +20,7 @@ colours vary with the seed. Frames are rendered when read (`clip.frames[i]`, ite
 
 from .clip import SimClip
 from .dice3d import DIE_COLOURS, PIP_LAYOUTS
+from .hand import HandPose, HandStyle
 from .render import DiePose, DieSpec, Still, random_still, render_dice
 from .scenarios import Scenario, SimulationError, matches, simulate_session, simulate_throw
 from .scene import Look, Table
@@ -24,6 +30,8 @@ __all__ = [
     "PIP_LAYOUTS",
     "DiePose",
     "DieSpec",
+    "HandPose",
+    "HandStyle",
     "Look",
     "Scenario",
     "SimClip",

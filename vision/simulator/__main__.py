@@ -3,6 +3,7 @@
     python -m vision.simulator bench [--clips 100] [--size 640x480]
     python -m vision.simulator write DIR [--scenario both_hit] [--seed 1] [--codec MJPG|mp4v]
     python -m vision.simulator sheet OUT.png [--scenario cocked_die] [--seed 1]
+    (write and sheet: --hand draws the shooter's hand, --pickup a hand taking the dice)
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--size", type=_size, default=(640, 480))
         p.add_argument("--fps", type=float, default=60.0)
+        p.add_argument("--hand", action="store_true", help="draw the shooter's hand throwing")
+        p.add_argument("--pickup", action="store_true",
+                       help="end with a hand taking the dice after they rest")
     w.add_argument("--codec", choices=["MJPG", "mp4v"], default="MJPG")
     w.add_argument("--png", action="store_true", help="lossless PNG frames instead of a video")
     args = ap.parse_args(argv)
@@ -63,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
             "end_to_end_frames_per_s": round(frames / (sim_s + render_s)),
         }))
         return 0
-    clip = simulate_throw(seed=args.seed, scenario=args.scenario, size=args.size, fps=args.fps)
+    clip = simulate_throw(seed=args.seed, scenario=args.scenario, size=args.size, fps=args.fps,
+                          hand=args.hand, pickup=args.pickup)
     if args.cmd == "write":
         d = clip.save(args.dir, fmt="png" if args.png else "avi", codec=args.codec)
         print(f"{clip!r} -> {d}")
@@ -71,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
 
     t = clip.truth
-    start = max(0, t["throw_start_frame"] - 2)
+    start = max(0, t.get("hand", {}).get("enter_frame", t["throw_start_frame"]) - 2)
     idx = list(range(start, len(clip.frames), 2))[:20]
     tiles = []
     for i in idx:
@@ -82,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         tiles.append(np.zeros_like(tiles[0]))
     sheet = np.vstack([np.hstack(tiles[k : k + 5]) for k in range(0, len(tiles), 5)])
     cv2.imwrite(args.out, sheet)
-    print(json.dumps({k: t[k] for k in ("scenario", "throw_start_frame", "rest_frame")}
+    print(json.dumps({k: t[k] for k in ("scenario", "throw_start_frame", "rest_frame")
+                      if k in t} | {k: t[k] for k in ("hand", "pickup", "extra") if k in t}
                      | {"dice": [{k: d[k] for k in ("value", "hit_wall", "left_area",
                                                     "at_rest_in_area", "cocked")}
                                  for d in t["dice"]]}))

@@ -11,6 +11,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 
+from .hand import HandPose
 from .render import DiePose, Renderer
 
 Frame = tuple[float, np.ndarray]
@@ -19,15 +20,22 @@ Frame = tuple[float, np.ndarray]
 class RenderedFrames(Sequence):
     """The frames of a simulated clip, rendered when read (a clip at 1280x720 would otherwise
     hold hundreds of MB). Indexing and iteration give (timestamp_seconds, BGR uint8 frame);
-    the same index always gives the same image."""
+    the same index always gives the same image.
+
+    :param hands: per frame, the hand over the table (HandPose) or None; None: no hand ever.
+    """
 
     def __init__(self, renderer: Renderer, poses: list[list[DiePose]], fps: float,
-                 noise_index: list[int]):
+                 noise_index: list[int], hands: list[HandPose | None] | None = None):
+        if hands is not None and len(hands) != len(poses):
+            raise ValueError(f"{len(hands)} hand poses for {len(poses)} frames")
         self._renderer = renderer
         self._poses = poses
+        self._hands = hands
         self._fps = float(fps)
         self._noise = noise_index
-        self._cached: tuple[list[DiePose] | None, np.ndarray] = (None, np.zeros(0))
+        self._cached: tuple[list[DiePose] | None, HandPose | None, np.ndarray] = (
+            None, None, np.zeros(0))
 
     def __len__(self) -> int:
         return len(self._poses)
@@ -40,12 +48,13 @@ class RenderedFrames(Sequence):
         if not 0 <= i < len(self):
             raise IndexError(f"frame {i} out of range 0..{len(self) - 1}")
         poses = self._poses[i]
+        hand = self._hands[i] if self._hands is not None else None
         # frames with nothing moving share one pose list: draw the dice once (one tuple, so a
         # reader in another thread never pairs one frame's key with another's image)
         cached = self._cached
-        if cached[0] is not poses:
-            cached = self._cached = (poses, self._renderer.clean(poses))
-        return i / self._fps, self._renderer.add_noise(cached[1].copy(), self._noise[i])
+        if cached[0] is not poses or cached[1] is not hand:
+            cached = self._cached = (poses, hand, self._renderer.clean(poses, hand))
+        return i / self._fps, self._renderer.add_noise(cached[2].copy(), self._noise[i])
 
     def __iter__(self) -> Iterator[Frame]:
         for i in range(len(self)):

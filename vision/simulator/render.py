@@ -27,6 +27,7 @@ from .dice3d import (
     rot_z,
     shadow_sprite,
 )
+from .hand import HandDrawer, HandPose
 from .scene import DIE_MM, TILT_DEG, Look, Table
 
 LIGHT = np.array([-0.35, 0.45, 0.82])  # toward the lamp: above, a little left and in front
@@ -105,17 +106,20 @@ class Renderer:
         self.background = table.background(look, rng)
         self.sprite_px = max(32, int(round(table.die_px_nominal * 1.6)))
         self.noise_bank: list[tuple[np.ndarray, np.ndarray]] = []
+        self._hands: HandDrawer | None = None
         if look.noise > 0:
             for pos, neg in _unit_noise(table.size):
                 a = look.noise / 16.0
                 self.noise_bank.append((cv2.convertScaleAbs(pos, alpha=a),
                                         cv2.convertScaleAbs(neg, alpha=a)))
 
-    def frame(self, poses: list[DiePose], noise_index: int = 0) -> np.ndarray:
-        """One uint8 BGR frame with the given dice on the table (drawn back to front)."""
-        return self.add_noise(self.clean(poses), noise_index)
+    def frame(self, poses: list[DiePose], noise_index: int = 0,
+              hand: HandPose | None = None) -> np.ndarray:
+        """One uint8 BGR frame with the given dice on the table (drawn back to front), and
+        the shooter's hand over them when `hand` is given."""
+        return self.add_noise(self.clean(poses, hand), noise_index)
 
-    def clean(self, poses: list[DiePose]) -> np.ndarray:
+    def clean(self, poses: list[DiePose], hand: HandPose | None = None) -> np.ndarray:
         """The frame before sensor noise."""
         img = self.background.copy()
         order = sorted(poses, key=lambda p: p.centre[1])
@@ -123,6 +127,12 @@ class Renderer:
             self._shadow(img, p)
         for p in order:
             self.draw_die(img, p)
+        if hand is not None:
+            # the hand is above everything on the felt: its shadow falls on the dice too
+            if self._hands is None:
+                self._hands = HandDrawer(self.table, self.look)
+            self._hands.shadow(img, hand)
+            self._hands.draw(img, hand)
         return img
 
     def add_noise(self, img: np.ndarray, noise_index: int) -> np.ndarray:

@@ -17,6 +17,7 @@ import numpy as np
 from .clip import RenderedFrames, SimClip
 from .dice3d import CUBE_VERTICES, DIE_COLOURS, check_colour, roll_matrix, rot_axis, rot_z
 from .dice3d import top_value as _top_value
+from .hand import HAND_LEAD_S, HandPose, HandStyle, pickup_hand, throw_hand
 from .physics import H, Launch, Track, simulate
 from .render import DiePose, Renderer, rest_centre_z, top_face_box, top_face_point
 from .scene import DIE_MM, TILT_DEG, Look, Table
@@ -31,10 +32,17 @@ class Scenario(enum.Enum):
     OUT_OF_AREA = "out_of_area"  # a die leaves the area (and may come back) or rests outside
     COCKED_WALL = "cocked_wall"  # a die comes to rest leaning against the back wall
     COCKED_DIE = "cocked_die"  # a die comes to rest leaning on the other die
-    RANDOM = "random"  # one of the above, drawn from the seed
+    RANDOM = "random"  # one of the six cases above, drawn from the seed
+    # a third die comes to rest in the area, apart from the two (the shooter threw three, or a
+    # stray die from another game rolled in); its truth entry has "extra": True
+    EXTRA_DIE = "extra_die"
 
 
-CASES = [s for s in Scenario if s is not Scenario.RANDOM]
+# the cases RANDOM draws from: fixed, so a seed's RANDOM throw stays the one it always was
+CASES = [Scenario.BOTH_HIT, Scenario.ONE_HITS, Scenario.NONE_HITS, Scenario.OUT_OF_AREA,
+         Scenario.COCKED_WALL, Scenario.COCKED_DIE]
+EXTRA_CASES = [Scenario.EXTRA_DIE]  # cases beyond the two dice of play (never drawn by RANDOM)
+EXTRA_KINDS = ("thrown", "stray")  # how a third die gets onto the table
 COLOUR_CHOICES = ["white", "red", "black", "green", "blue", "yellow"]
 
 
@@ -53,12 +61,17 @@ class _Lean:
     target: np.ndarray  # final (x, y)
 
 
-def _launches(scenario: Scenario, table: Table, rng: np.random.Generator) -> tuple[
-        list[Launch], float]:
-    """Launch conditions for the two dice of a scenario, and the die-die restitution."""
+def _launches(scenario: Scenario, table: Table, rng: np.random.Generator,
+              extra_kind: str | None = None) -> tuple[list[Launch], float]:
+    """Launch conditions for the dice of a scenario, and the die-die restitution.
+
+    :param extra_kind: for EXTRA_DIE, how the third die comes: "thrown" with the two by the
+        shooter, or "stray" (rolled in from the near side by someone else, off to one side).
+    """
     hit = (950.0, 1500.0)
     short = (200.0, 620.0)
-    if scenario in (Scenario.BOTH_HIT, Scenario.COCKED_WALL, Scenario.COCKED_DIE):
+    if scenario in (Scenario.BOTH_HIT, Scenario.COCKED_WALL, Scenario.COCKED_DIE,
+                    Scenario.EXTRA_DIE):
         speeds = [rng.uniform(*hit), rng.uniform(*hit)]
     elif scenario is Scenario.ONE_HITS:
         speeds = [rng.uniform(*hit), rng.uniform(*short)]
@@ -111,7 +124,41 @@ def _launches(scenario: Scenario, table: Table, rng: np.random.Generator) -> tup
         out[k].wall_restitution = rng.uniform(0.0, 0.06)
         out[k].friction = rng.uniform(0.8, 1.2)
         out[k].roll_frac = 0.3
+    if scenario is Scenario.EXTRA_DIE:
+        out.append(_extra_launch(extra_kind or "thrown", table, out, x0, y0, dx, rng))
     return out, (0.15 if scenario is Scenario.COCKED_DIE else 0.5)
+
+
+def _extra_launch(kind: str, table: Table, two: list[Launch], x0: float, y0: float, dx: float,
+                  rng: np.random.Generator) -> Launch:
+    """The third die of an EXTRA_DIE throw."""
+    if kind == "thrown":
+        # a third die in the shooter's hand: beside the two, on the other side of the first
+        pos = (x0 - dx * rng.uniform(0.9, 1.4), y0 + rng.uniform(-0.5, 1.5) * DIE_MM)
+        speed = rng.uniform(950.0, 1500.0)
+        heading = float(np.arctan2(two[0].vel[0], -two[0].vel[1])) + rng.normal(0.0, 0.1)
+    elif kind == "stray":
+        # a die from another game, rolled in from the near side, to one side of the throw
+        side = -np.sign(x0) or 1.0
+        pos = (side * table.x_area * rng.uniform(0.45, 0.85), y0 + rng.uniform(0.0, 20.0))
+        speed = rng.uniform(500.0, 1300.0)
+        heading = -side * rng.uniform(0.0, 0.35)
+    else:
+        raise ValueError(f"extra_kind must be one of {EXTRA_KINDS}, got {kind!r}")
+    return Launch(
+        pos=(float(pos[0]), float(pos[1])),
+        z=rng.uniform(5.0, 45.0) if kind == "thrown" else rng.uniform(0.0, 10.0),
+        vel=(speed * np.sin(heading), -speed * np.cos(heading)),
+        vz=rng.uniform(0.0, 350.0) if kind == "thrown" else rng.uniform(0.0, 80.0),
+        yaw=rng.uniform(0, 2 * np.pi),
+        spin=rng.normal(0.0, 12.0),
+        orientation=int(rng.integers(24)),
+        tumble=rng.uniform(6.0, 18.0) if kind == "thrown" else rng.uniform(0.0, 6.0),
+        tumble_dir=int(rng.integers(4)),
+        roll_frac=rng.uniform(0.4, 0.9),
+        wall_restitution=rng.uniform(0.35, 0.65),
+        friction=rng.uniform(0.2, 0.4),
+    )
 
 
 def _pose_rotation(t: Track, i: int) -> np.ndarray:
@@ -228,16 +275,25 @@ def _truth(scenario: Scenario, table: Table, tracks: list[Track], poses: list[li
             "entered_frame": t.entered_frame,
             "track": track,
         })
+        if k >= 2:
+            dice[-1]["extra"] = True  # not one of the two dice in play
     entered = [t.entered_frame for t in tracks if t.entered_frame is not None]
-    return {
+    out = {
         "scenario": scenario.value,
         "dice": dice,
         "throw_start_frame": min(entered) if entered else None,
         "rest_frame": max(t.rest_frame if t.rest_frame is not None else last for t in tracks),
     }
+    if len(tracks) > 2:
+        rest = [np.array([t.x[last], t.y[last]]) for t in tracks]
+        out["extra"] = len(tracks) - 2
+        out["min_die_gap_mm"] = round(min(
+            float(np.hypot(*(a - b))) for i, a in enumerate(rest) for b in rest[i + 1:]), 2)
+    return out
 
 
 CLEAR_MM = 0.4 * DIE_MM  # how far from a line a die must stay to be judged clearly
+EXTRA_GAP_MM = 1.8 * DIE_MM  # centre to centre: an EXTRA_DIE throw's dice rest clearly apart
 
 
 def matches(scenario: Scenario, truth: dict) -> bool:
@@ -265,6 +321,10 @@ def matches(scenario: Scenario, truth: dict) -> bool:
                 and cocked[0]["hit_wall"])
     if scenario is Scenario.COCKED_DIE:
         return len(cocked) == 1 and cocked[0]["cocked_on"] == "die" and clean
+    if scenario is Scenario.EXTRA_DIE:
+        # three flat dice at rest in the area, apart (no die leaning on or hiding another)
+        return (len(d) == 3 and clean and not cocked and d[2].get("extra") is True
+                and truth.get("min_die_gap_mm", 0.0) >= EXTRA_GAP_MM)
     raise ValueError(f"no case for {scenario}")
 
 
@@ -276,10 +336,10 @@ class _Throw:
 
 
 def _throw(scenario: Scenario, table: Table, colours: list[str], fps: float, seed: int,
-           max_attempts: int) -> _Throw:
+           max_attempts: int, extra_kind: str | None = None) -> _Throw:
     for attempt in range(max_attempts):
         rng = np.random.default_rng([seed, attempt, 11])
-        launches, e_dd = _launches(scenario, table, rng)
+        launches, e_dd = _launches(scenario, table, rng, extra_kind)
         tracks, rest = simulate(table, launches, fps, rng, die_restitution=e_dd)
         if rest is None:
             continue
@@ -309,6 +369,38 @@ def _with_motion(table: Table, look: Look, poses: list[list[DiePose]]) -> None:
             cur.motion = (float(d[0]), float(d[1])) if np.hypot(*d) >= 1.5 else (0.0, 0.0)
 
 
+def _plan_throw_hand(table: Table, style: HandStyle, thrown: _Throw, release_frame: int,
+                     fps: float, rng: np.random.Generator) -> tuple[dict[int, HandPose], dict]:
+    """The shooter's hand, holding at release the dice he threw (not a stray one)."""
+    held = [t for k, t in enumerate(thrown.tracks)
+            if k < 2 or thrown.truth.get("extra_kind") == "thrown"]
+    grip = np.array([np.mean([t.x[0] for t in held]), np.mean([t.y[0] for t in held]),
+                     np.mean([t.z[0] for t in held]) + DIE_MM / 2])
+    return throw_hand(table, style, grip, release_frame, fps, rng)
+
+
+def _plan_pickup(table: Table, style: HandStyle, truth: dict, final: list[DiePose], start: int,
+                 fps: float) -> tuple[dict[int, HandPose], list[int], list[int], int]:
+    """A hand taking the dice in view, the nearest to the shooter first: its poses, the dice
+    it takes (indices), the frame each is taken and the frame it has left the view."""
+    taken = [k for k, d in enumerate(truth["dice"]) if d["visible_at_rest"]]
+    taken.sort(key=lambda k: -final[k].centre[1])
+    targets = [np.array(final[k].centre[:2]) for k in taken]
+    plan, grabs, leave = pickup_hand(table, style, targets, start, fps)
+    return plan, taken, grabs, leave
+
+
+def _hand_motion(table: Table, look: Look, hands: list[HandPose | None]) -> None:
+    """Set each hand pose's motion blur from its grip's image displacement."""
+    cam = table.camera
+    for prev, cur in zip(hands, hands[1:], strict=False):
+        if prev is None or cur is None:
+            continue
+        a, b = cam.project(np.stack([prev.grip, cur.grip]))
+        d = (b - a) * look.blur
+        cur.motion = (float(d[0]), float(d[1])) if np.hypot(*d) >= 1.5 else (0.0, 0.0)
+
+
 def simulate_throw(
     seed: int = 0,
     scenario: Scenario | str = Scenario.BOTH_HIT,
@@ -323,6 +415,10 @@ def simulate_throw(
     tilt_deg: float = TILT_DEG,
     die_px: float | None = None,
     max_attempts: int = 300,
+    extra_kind: str | None = None,
+    extra_colour: str | None = None,
+    hand: bool = False,
+    pickup: bool = False,
     _table: Table | None = None,
     _renderer: Renderer | None = None,
 ) -> SimClip:
@@ -337,8 +433,20 @@ def simulate_throw(
     :param look: felt, lighting, noise, glare, blur; default drawn from the seed.
     :param idle_seconds: still frames before the throw (the previous dice lie there for the
         first half when `previous` is given, then are picked up).
-    :param after_seconds: frames kept after both dice rest.
+    :param after_seconds: frames kept after both dice rest (and, with `hand`, after the hand
+        has left the view).
     :param previous: poses of dice lying on the table at the start (see simulate_session).
+    :param extra_kind: Scenario.EXTRA_DIE only: "thrown" (the shooter threw a third die of his
+        set) or "stray" (a die of another colour rolled in from the near side); default drawn
+        from the seed.
+    :param extra_colour: Scenario.EXTRA_DIE only: the third die's colour (default: the pair's
+        colour for "thrown", another colour for "stray").
+    :param hand: draw the shooter's hand and forearm: it swings in from the near edge holding
+        the dice, lets them go at the release frame, follows through and withdraws (truth
+        "hand": enter/release/leave frames). Off: the clip is exactly as it always was.
+    :param pickup: after the dice rest (and `after_seconds`), a hand comes back and takes each
+        die in view, then leaves the empty table (truth "pickup": enter frame, the frame each
+        die is taken, leave frame); the clip grows by those frames.
     """
     if isinstance(scenario, str):
         try:
@@ -360,9 +468,26 @@ def simulate_throw(
     look = look or Look.random(pick)
     table = _table or Table(size, die_px=die_px, tilt_deg=tilt_deg)
     renderer = _renderer or Renderer(table, look, seed)
-    thrown = _throw(scenario, table, colours, fps, seed, max_attempts)
+    kind = None
+    if scenario is Scenario.EXTRA_DIE:
+        # its own generator: the other scenarios' draws stay as they were
+        xrng = np.random.default_rng([seed, 29])
+        kind = extra_kind or str(xrng.choice(EXTRA_KINDS))
+        if kind not in EXTRA_KINDS:
+            raise ValueError(f"extra_kind must be one of {EXTRA_KINDS}, got {kind!r}")
+        others = [c for c in COLOUR_CHOICES if c != colours[0]]
+        # the shooter's third die matches his pair; a stray one comes from another set
+        colours.append(check_colour(extra_colour) if extra_colour else
+                       colours[0] if kind == "thrown" else str(xrng.choice(others)))
+    elif extra_kind is not None or extra_colour is not None:
+        raise ValueError("extra_kind and extra_colour are for Scenario.EXTRA_DIE only")
+    thrown = _throw(scenario, table, colours, fps, seed, max_attempts, kind)
+    if kind is not None:
+        thrown.truth["extra_kind"] = kind
 
     n_idle = int(round(idle_seconds * fps))
+    if hand:  # time for the hand to come in with the dice before it lets them go
+        n_idle = max(n_idle, int(round(HAND_LEAD_S * fps)) + 3)
     n_after = int(round(after_seconds * fps))
     rest = thrown.truth["rest_frame"]
     poses = thrown.poses[: rest + 1]
@@ -373,6 +498,35 @@ def simulate_throw(
     # at release the dice are below the image (in the shooter's hand)
     _with_motion(table, renderer.look, poses)
     all_poses = idle + poses
+    final = poses[-1]
+    hands: list[HandPose | None] | None = None
+    hand_truth: dict = {}
+    if hand or pickup:
+        # the hand's own generator: the throw, the looks and the noise stay as without it
+        hrng = np.random.default_rng([seed, 31])
+        style = HandStyle.random(hrng)
+        plan: dict[int, HandPose] = {}
+        if hand:
+            plan, hand_truth["hand"] = _plan_throw_hand(table, style, thrown, n_idle, fps, hrng)
+            # after_seconds count from when the dice rest and the hand has left the view
+            end = hand_truth["hand"]["leave_frame"] + n_after + 1
+            all_poses += [final] * max(0, end - len(all_poses))
+        if pickup:
+            start = len(all_poses) - 1
+            plan_up, taken, grabs, leave = _plan_pickup(table, style, thrown.truth, final, start,
+                                                        fps)
+            plan.update(plan_up)
+            lying_now = list(final)
+            for i in range(start + 1, leave + int(round(0.25 * fps)) + 1):
+                for k, g in zip(taken, grabs, strict=True):
+                    if g == i:
+                        lying_now = [p for p in lying_now if p is not final[k]]
+                all_poses.append(lying_now)
+            final = lying_now
+            hand_truth["pickup"] = {"enter_frame": start + 1, "grab_frames": grabs,
+                                    "taken": taken, "leave_frame": leave}
+        hands = [plan.get(i) for i in range(len(all_poses))]
+        _hand_motion(table, renderer.look, hands)
     noise_rng = np.random.default_rng([seed, 5])
     noise_index = [int(v) for v in noise_rng.integers(0, 1 << 16, len(all_poses))]
     truth = thrown.truth
@@ -392,13 +546,22 @@ def simulate_throw(
         "fps": float(fps),
         "size": [table.size[0], table.size[1]],
         "n_frames": len(all_poses),
+        **hand_truth,
         "previous_dice": len(previous or []),
         "look": {"felt": renderer.look.felt, "noise": round(renderer.look.noise, 2),
                  "glare": renderer.look.glare},
     })
-    frames = RenderedFrames(renderer, all_poses, fps, noise_index)
+    if hands is not None:
+        # the dice's tracks run to the clip's end: lying where they rest until taken
+        taken = hand_truth.get("pickup", {})
+        grab_of = dict(zip(taken.get("taken", []), taken.get("grab_frames", []), strict=True))
+        for k, d in enumerate(truth["dice"]):
+            d["track"] += [d["track"][-1]] * (len(all_poses) - len(d["track"]))
+            if k in grab_of:
+                d["track"][grab_of[k]:] = [None] * (len(all_poses) - grab_of[k])
+    frames = RenderedFrames(renderer, all_poses, fps, noise_index, hands)
     clip = SimClip(frames, table.calibration, truth)
-    clip.final_poses = poses[-1]  # type: ignore[attr-defined]
+    clip.final_poses = final  # type: ignore[attr-defined]
     return clip
 
 
@@ -413,11 +576,16 @@ def simulate_session(
     look: Look | None = None,
     idle_seconds: float = 0.6,
     after_seconds: float = 0.5,
+    hand: bool = False,
+    pickup: bool = False,
 ) -> Iterator[SimClip]:
     """Consecutive throws on one table: each clip opens with the previous throw's dice lying
     where they stopped, then picked up, then the next throw.
 
     :param scenarios: the case of each throw in turn (cycled); default RANDOM each time.
+    :param hand: draw the shooter's hand throwing (see simulate_throw).
+    :param pickup: end each clip with a hand taking the dice (the next clip then opens on an
+        empty table).
     """
     if n_throws < 0:
         raise ValueError(f"n_throws must be >= 0, got {n_throws}")
@@ -432,6 +600,7 @@ def simulate_session(
         clip = simulate_throw(
             seed * 1000 + n, sc, size, fps, colour=colour, look=look,
             idle_seconds=idle_seconds, after_seconds=after_seconds, previous=previous,
+            hand=hand, pickup=pickup,
             _table=table, _renderer=renderer,
         )
         clip.truth["throw_index"] = n
