@@ -93,16 +93,14 @@ def score_images(reader, images: list[Path], verbose: bool = False) -> dict:
     return tot
 
 
-def score_simulated(reader, n_stills: int, seed: int = 12345) -> dict:
-    """read_at on dice rendered by the throw simulator (seeds never used in training): flat dice
-    of every colour must be read; cocked ones (leaning 18..40 degrees, as the simulator's dice
-    leaning on the wall or the other die) flagged, never read."""
+def simulated_stills(n_stills: int, seed: int):
+    """Stills rendered by the throw simulator: (image, specs, die_px) with a grid of dice of every
+    colour, a quarter of them leaning 18..40 degrees (as on the wall or on the other die), under
+    a camera tilted 5..25 degrees."""
     from vision.simulator import DieSpec, Look, render_dice
 
     rng = np.random.default_rng(seed)
     colours = ["white", "black", "red", "green", "blue", "yellow"]
-    n = {"flat": 0, "flat_correct": 0, "flat_misread": 0, "flat_abstained": 0,
-         "cocked": 0, "cocked_flagged": 0, "cocked_read": 0, "ms": []}
     for k in range(n_stills):
         die_px = float(rng.uniform(32, 56))
         specs = []
@@ -116,9 +114,17 @@ def score_simulated(reader, n_stills: int, seed: int = 12345) -> dict:
                                      cocked_toward=float(rng.uniform(0, 360))))
         st = render_dice(specs, (640, 480), die_px=die_px, tilt_deg=float(rng.uniform(5, 25)),
                          look=Look.random(rng), seed=seed + k)
-        dp = st.calibration.die_px
+        yield st.image, specs, st.calibration.die_px
+
+
+def score_simulated(reader, n_stills: int, seed: int = 12345) -> dict:
+    """read_at on dice rendered by the throw simulator (seeds never used in training or tuning):
+    flat dice of every colour must be read; cocked ones flagged, never read."""
+    n = {"flat": 0, "flat_correct": 0, "flat_misread": 0, "flat_abstained": 0,
+         "cocked": 0, "cocked_flagged": 0, "cocked_read": 0, "ms": []}
+    for image, specs, dp in simulated_stills(n_stills, seed):
         t0 = time.perf_counter()
-        got = reader.read_at(st.image, [sp.center for sp in specs], die_px=dp)
+        got = reader.read_at(image, [sp.center for sp in specs], die_px=dp)
         n["ms"].append((time.perf_counter() - t0) * 1000 / max(1, len(specs)))
         for sp, d in zip(specs, got, strict=True):
             if sp.cocked:

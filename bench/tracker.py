@@ -136,6 +136,9 @@ def run(
             if td["cocked"]:
                 stats["cocked_n"] += 1
                 stats["cocked_hit"] += got_cocked
+                on = td.get("cocked_on") or "other"
+                stats[f"cocked_n_{on}"] += 1
+                stats[f"cocked_hit_{on}"] += got_cocked
             elif td["at_rest_in_area"]:
                 stats["flat_n"] += 1
                 stats["cocked_false"] += got_cocked
@@ -174,7 +177,8 @@ def main() -> int:
     ap.add_argument("--fps", type=float, default=60.0)
     ap.add_argument("--seed", type=int, default=1000,
                     help="first seed (throw k uses seed+k); tune on other seeds than the "
-                         "reported default (the cocked cues were tuned on 5000.., 7000.., 9000..)")
+                         "reported default (the cocked cues were tuned on 5000.., 7000.., "
+                         "9000.., 11000.., 13000.., 20000..)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every miss")
     ap.add_argument("--no-reader", action="store_true", help="track only (values not read)")
     ap.add_argument("--no-geometric-cocked", dest="geometric_cocked", action="store_false",
@@ -200,6 +204,10 @@ def main() -> int:
         print(f"  hit_wall   {pct(s['hit_ok'], s['dice'])}   target 99%")
         print(f"  left_area  {pct(s['left_ok'], s['dice'])}   target 100%")
         print(f"  cocked     recall {pct(s['cocked_hit'], s['cocked_n'])}   target 98%")
+        for on, what in (("wall", "the wall:     "), ("die", "the other die:")):
+            if s[f"cocked_n_{on}"]:
+                print(f"               leaning on {what} "
+                      f"{pct(s[f'cocked_hit_{on}'], s[f'cocked_n_{on}'])}")
         print(f"             false alarms {pct(s['cocked_false'], s['flat_n'])}   target <= 1%")
         print(f"  ruling     {pct(s['ruling_ok'], s['throws'])}   (kind as the truth calls for)")
         if s["sim_failed"]:

@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -418,10 +419,13 @@ def test_two_dice_closer_than_flat_dice_can_lie_flag_one_cocked():
     assert len(obs.dice) == 2 and not any(d.cocked for d in obs.dice)
 
 
-def _reading(center, cocked=False):
+def _reading(center, cocked=False, share=None, confidence=0.9):
     from vision.dice import DieReading
 
-    return DieReading(None if cocked else 3, center, (center, (DIE, DIE), 0.0), 0.9, cocked)
+    share = (1.0 if cocked else 0.0) if share is None else share
+    return DieReading(
+        None if cocked else 3, center, (center, (DIE, DIE), 0.0), confidence, cocked, share
+    )
 
 
 def test_wall_cue_asks_where_the_top_face_sits_in_the_silhouette():
@@ -441,14 +445,151 @@ def test_wall_cue_asks_where_the_top_face_sits_in_the_silhouette():
     assert not tracker._leans_on_wall(((300.0, WALL_Y + 0.5 * DIE), (DIE, DIE), 0.0), None)
 
 
-def test_pair_cue_takes_the_die_whose_side_shows_toward_the_other():
+def test_wall_cue_weighs_the_readers_belief_and_the_distance_to_the_wall():
+    """A top only a little wall-ward of the silhouette (a steep lean, or a flat die seen from
+    nearly above) is judged by the reader's cocked_share and by how near the wall the
+    silhouette reaches (a leaning die's nearer than a flat one's can)."""
     tracker = ThrowTracker(CAL)
-    a_top, b_top = _reading((200.0, 200.0)), _reading((200.0 + 1.3 * DIE, 200.0))
-    # die a's silhouette reaches past its top toward b (its side face shows there); b's does not
-    a_box = ((200.0 + 0.2 * DIE, 205.0), (1.4 * DIE, 1.2 * DIE), 0.0)
-    b_box = ((200.0 + 1.3 * DIE, 205.0), (1.2 * DIE, 1.2 * DIE), 0.0)
-    assert tracker._toward(a_box, a_top, b_top) > 0.15 * DIE
-    assert tracker._toward(b_box, b_top, a_top) == pytest.approx(0.0)
+    box = ((300.0, WALL_Y + 0.35 * DIE), (DIE, 1.2 * DIE), 0.0)
+    top = (300.0, WALL_Y + 0.26 * DIE)
+    assert not tracker._leans_on_wall(box, _reading(top, share=0.05))
+    assert tracker._leans_on_wall(box, _reading(top, share=0.5))
+    nearer = ((300.0, WALL_Y + 0.2 * DIE), (DIE, 1.2 * DIE), 0.0)
+    assert tracker._leans_on_wall(nearer, _reading((300.0, WALL_Y + 0.11 * DIE), share=0.05))
+
+
+FLAT_FRONT = 0.3  # a flat die's front face as the tilted camera sees it, in die edges
+
+
+def _draw_pair_die(img, top, value, side=None, side_w=0.0, front=FLAT_FRONT):
+    """A resting die as a tilted camera sees it: its top face centred at `top`, its front face
+    (toward the camera, down the image) `front` die edges high below it and, for a leaning die,
+    the face that was against what it leans on, `side_w` die edges wide on `side`
+    ("left", "right", "up")."""
+    x, y = top
+    h = DIE / 2
+    face = (150, 150, 150)
+    if front:
+        cv2.rectangle(img, (int(x - h), int(y)), (int(x + h), int(y + h + front * DIE)), face, -1)
+    if side == "left":
+        cv2.rectangle(img, (int(x - h - side_w * DIE), int(y - h)), (int(x), int(y + h)), face, -1)
+    elif side == "right":
+        cv2.rectangle(img, (int(x), int(y - h)), (int(x + h + side_w * DIE), int(y + h)), face, -1)
+    elif side == "up":
+        cv2.rectangle(img, (int(x - h), int(y - h - side_w * DIE)), (int(x + h), int(y)), face, -1)
+    draw_die(img, SynthDie(x, y, 0, 0, value))
+
+
+class PlacedReader:
+    """Reads dice whose top faces lie at known places, with a given belief that each leans
+    (the real reader, vision.dice.DiceReader, finds the top face near each box likewise, and
+    leaves a die it flags cocked unread)."""
+
+    cocked_threshold = 0.6
+
+    def __init__(self, tops, values, shares, confidence=0.95):
+        self.tops, self.values, self.shares = tops, values, shares
+        self.confidence = confidence
+
+    def read_at(self, frame_bgr, boxes, die_px=None):
+        from vision.dice import DieReading
+
+        out = []
+        for (cx, cy), _, _ in boxes:
+            k = min(range(len(self.tops)), key=lambda k: math.dist(self.tops[k], (cx, cy)))
+            cocked = self.shares[k] >= self.cocked_threshold
+            top = self.tops[k]
+            out.append(
+                DieReading(
+                    None if cocked else self.values[k],
+                    top,
+                    (top, (DIE, DIE), 0.0),
+                    self.confidence,
+                    cocked,
+                    self.shares[k],
+                )
+            )
+        return out
+
+
+def _pair_throw(dice, shares, geometric=True):
+    """Two dice slide in from the front and come to rest as drawn by _draw_pair_die (kwargs per
+    die in `dice`, each with "top"); returns the observed dice in the order given."""
+    bg = background(0)
+    frames = [(i / 60, bg.copy()) for i in range(10)]
+    for k in range(21):
+        img = bg.copy()
+        f = k / 20
+        for d in dice:
+            x, y = d["top"]
+            moving = dict(d, top=(x, 460 + f * (y - 460)))
+            _draw_pair_die(img, **moving)
+        frames.append(((10 + k) / 60, img))
+    frames += [((31 + i) / 60, frames[-1][1].copy()) for i in range(30)]
+    tops = [d["top"] for d in dice]
+    reader = PlacedReader(tops, [d["value"] for d in dice], shares)
+    settings = TrackerSettings(geometric_cocked=geometric)
+    (obs,), _ = run(frames, ThrowTracker(CAL, reader=reader, settings=settings))
+    assert len(obs.dice) == 2
+    return [min(obs.dice, key=lambda o, t=t: math.dist(o.center, t)) for t in tops]
+
+
+@pytest.mark.parametrize("lean_left", [True, False])
+def test_pair_cue_takes_the_die_whose_side_shows_toward_the_other(lean_left):
+    """Two dice close together, the reader as unsure of both: the one showing the face that was
+    against the other (its silhouette reaches past its top toward the other, its top tipped
+    away) leans (R-I2)."""
+    a, b = (250.0, 250.0), (250.0 + 1.45 * DIE, 250.0)
+    if lean_left:
+        dice = [dict(top=a, value=3, side="right", side_w=0.3), dict(top=b, value=4)]
+    else:
+        dice = [dict(top=a, value=3), dict(top=b, value=4, side="left", side_w=0.3)]
+    got = _pair_throw(dice, [0.3, 0.3])
+    assert [d.cocked for d in got] == [lean_left, not lean_left]
+
+
+def test_pair_cue_allows_for_the_front_face_of_a_flat_die_behind():
+    """A die leaning back on one behind it shows its back face above its top; the flat die
+    behind shows its front face below its top, toward the other, as every flat die does in a
+    camera tilted toward the wall: that must not make it the leaning one."""
+    flat = dict(top=(300.0, 200.0), value=2, front=0.4)
+    lean = dict(top=(300.0, 200.0 + 1.6 * DIE), value=5, side="up", side_w=0.15, front=0.0)
+    got = _pair_throw([flat, lean], [0.3, 0.3])
+    assert [d.cocked for d in got] == [False, True]
+
+
+def test_pair_cue_overrides_the_readers_flag_on_the_flat_partner():
+    """The reader judges each die alone and flags both; one of a close pair leans on the other:
+    the likelier one (higher cocked_share) is cocked; the other is read for its value."""
+    dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
+    got = _pair_throw(dice, [0.65, 0.9])
+    assert [d.cocked for d in got] == [False, True]
+    assert [d.value for d in got] == [3, None]  # the flat one's face read after all
+    # without the geometric cues the reader's flags stand
+    got = _pair_throw(dice, [0.65, 0.9], geometric=False)
+    assert [d.cocked for d in got] == [True, True]
+    assert [d.value for d in got] == [None, None]
+
+
+def test_two_flat_dice_lying_close_that_the_reader_reads_surely_are_not_cocked():
+    """Dice close enough for one to lean on the other, but the reader is sure of both faces and
+    finds neither leaning, and neither silhouette reaches toward the other: two flat dice."""
+    dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
+    got = _pair_throw(dice, [0.1, 0.1])
+    assert [(d.cocked, d.value) for d in got] == [(False, 3), (False, 4)]
+    # the same dice, the reader doubting one of them: that one is taken to lean
+    got = _pair_throw(dice, [0.1, 0.45])
+    assert [d.cocked for d in got] == [False, True]
+
+
+def test_a_die_leaning_on_the_wall_explains_a_close_pair():
+    """A die leaning on the wall with a flat die lying close beside it: the wall lean explains
+    the pair, so the flat one is not taken for a die leaning on the other, even though the
+    reader thinks it the likelier of the two."""
+    lean = dict(top=(300.0, WALL_Y + 0.6 * DIE), value=3, side="up", side_w=0.35, front=0.0)
+    flat = dict(top=(300.0 + 1.2 * DIE, WALL_Y + 0.75 * DIE), value=4)
+    got = _pair_throw([lean, flat], [0.2, 0.45])
+    assert [d.cocked for d in got] == [True, False]
 
 
 @pytest.mark.parametrize(
