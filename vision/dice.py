@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -51,6 +51,10 @@ class DieReading:
     :param cocked_share: 0..1, the classifier's belief that the die leans (its cocked share of
         "a die"); ``cocked`` is this at or above the tuned threshold. Lets a caller that knows
         one of two dice leans (the tracker's pair cue) pick the likelier one.
+    :param best_face: the likeliest face 1..6 whatever the thresholds (``confidence`` is its
+        share), for a caller that overrules the reader's cocked flag with better knowledge (the
+        tracker's pair cue: the flat partner of a leaning die); never a value to pay on by
+        itself.
     """
 
     value: int | None
@@ -59,6 +63,7 @@ class DieReading:
     confidence: float
     cocked: bool
     cocked_share: float = 0.0
+    best_face: int | None = None
 
     def to_dict(self) -> dict:
         (bx, by), (bw, bh), ba = self.box
@@ -195,7 +200,8 @@ class DiceReader:
         cocked = share >= self.cocked_threshold
         value = best + 1 if (confidence >= self.min_confidence and not cocked) else None
         box = ((float(cx), float(cy)), (float(size), float(size)), float(angle))
-        return DieReading(value, (float(cx), float(cy)), box, confidence, bool(cocked), share)
+        return DieReading(value, (float(cx), float(cy)), box, confidence, bool(cocked), share,
+                          best + 1)
 
     # ------------------------------------------------------------------ public
 
@@ -217,13 +223,20 @@ class DiceReader:
             if p[BACKGROUND] >= self.background_threshold:
                 continue  # the classifier, looking closer, sees no die there
             r = self._reading(cx, cy, size, a, p)
-            # a cocked die shows two faces and can be found twice: one die, one reading
-            # (candidates come strongest first; touching flat dice are kept apart)
-            if any(
-                (r.cocked or k.cocked)
-                and math.dist(r.center, k.center) < 0.8 * max(r.box[1][0], k.box[1][0])
-                for k in out
-            ):
+            # A cocked die shows two faces and can be found twice: one die, one reading
+            # (candidates come strongest first). Touching flat dice lie a die's edge apart or
+            # more; two finds much closer than that are the two faces of one leaning die, so
+            # that die is flagged (never read) even when neither face looked cocked alone.
+            twin = next((i for i, k in enumerate(out)
+                         if math.dist(r.center, k.center) < 0.8 * max(r.box[1][0], k.box[1][0])
+                         and (r.cocked or k.cocked
+                              or math.dist(r.center, k.center)
+                              < _TWO_FACES * max(r.box[1][0], k.box[1][0]))), None)
+            if twin is not None:
+                k = out[twin]
+                if not k.cocked:
+                    out[twin] = replace(k, value=None, cocked=True,
+                                        cocked_share=max(k.cocked_share, r.cocked_share))
                 continue
             out.append(r)
         return out
@@ -323,6 +336,8 @@ class DiceReader:
         return refined
 
 
+# two dice found closer than this many die edges are one die showing two faces (it leans)
+_TWO_FACES = 0.65
 # a crop whose best class has at least this probability is not looked at again turned
 _SURE = 0.97
 # read_at looks for each die in a patch of this many detector pixels (~2.9 die edges)
