@@ -83,6 +83,17 @@ def score_dice(stats: Counter, prefix: str, truth: dict, obs, misses: list, labe
             misses.append(f"{label}: " + ", ".join(bad))
 
 
+def count_money(stats: Counter, prefix: str, truth: dict, observations: list, obs, misses: list,
+                label: str) -> None:
+    """What costs money: a throw with a cocked die ruled paid (counts / warning), and any
+    observation besides the throw's own (a ruling the table would journal for nothing)."""
+    paid = obs is not None and rule_throw(obs).kind in ("counts", "warning")
+    if paid and any(d["cocked"] for d in truth["dice"]):
+        stats[prefix + "cocked_paid"] += 1
+        misses.append(f"{label}: COCKED THROW PAID")
+    stats[prefix + "phantom"] += sum(1 for o in observations if o is not obs)
+
+
 def pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:6.1f}% ({a}/{b})" if b else "   n/a"
 
@@ -161,6 +172,7 @@ def main() -> int:
                                   f"{clip.truth['rest_frame']})")
                 s[prefix + "ruling_ok"] += (obs is not None
                                             and rule_throw(obs).kind == truth_ruling(clip.truth))
+                count_money(s, prefix, clip.truth, obs_all, obs, misses, label)
                 score_dice(s, prefix, clip.truth, obs, misses, label)
         print(f"\nhand: {s['throws']} throws of the six cases, each without and with the hand")
         print("                 without hand           with hand")
@@ -173,6 +185,8 @@ def main() -> int:
                for v in delays.values()]
         print(f"  {'delay':15s} {med[0]:22s} {med[1]}   (observation after the dice rest and "
               "the hand is gone)")
+        for name, key in (("cocked paid", "cocked_paid"), ("phantom rulings", "phantom")):
+            print(f"  {name:15s} {s[key]:<22d} {s['h_' + key]}   (target 0)")
         if args.verbose:
             for m in misses:
                 print("   ", m)
@@ -188,6 +202,7 @@ def main() -> int:
             s["one_obs"] += len(obs_all) == 1
             obs = the_throw(obs_all, clip.truth)
             s["ruling_ok"] += obs is not None and rule_throw(obs).kind == "counts"
+            count_money(s, "", clip.truth, obs_all, obs, misses, f"pickup seed {seed}")
             score_dice(s, "", clip.truth, obs, misses, f"pickup seed {seed}")
             if len(obs_all) != 1:
                 extra_obs = [(o.rest_frame, o.missing, o.extra,
@@ -198,6 +213,7 @@ def main() -> int:
         print(f"\npickup: {s['throws']} BOTH_HIT throws with the hand throwing and picking up")
         print(f"  one observation  {pct(s['one_obs'], s['throws'])}   (the pick-up makes none)")
         print(f"  ruling counts    {pct(s['ruling_ok'], s['throws'])}")
+        print(f"  cocked paid {s['cocked_paid']}   phantom rulings {s['phantom']}   (target 0)")
         print(f"  value {pct(s['value_ok'], s['value_n'])}  hit_wall {pct(s['hit_ok'], s['dice'])}"
               f"  left_area {pct(s['left_ok'], s['dice'])}")
         if args.verbose:

@@ -77,10 +77,11 @@ def run(
     verbose: bool,
     use_reader: bool,
     geometric_cocked: bool = True,
+    overrides: dict | None = None,
 ) -> dict:
     from vision.simulator import simulate_throw
 
-    settings = TrackerSettings(geometric_cocked=geometric_cocked)
+    settings = TrackerSettings(geometric_cocked=geometric_cocked, **(overrides or {}))
     reader = None
     if use_reader:
         from vision.dice import DiceReader, ReaderError
@@ -125,7 +126,24 @@ def run(
                 continue
         obs = observations[0]
         ruling = rule_throw(obs)
-        stats["ruling_ok"] += ruling.kind == truth_ruling(truth)
+        want = truth_ruling(truth)
+        stats["ruling_ok"] += ruling.kind == want
+        # What matters to the money: a throw paid (counts / warning) that should not be, above
+        # all one with a cocked die (R-I2), and flat throws the operator must rule (nuisance).
+        paid = ruling.kind in ("counts", "warning")
+        values = sorted(d["value"] for d in truth["dice"])
+        cocked_throw = any(d["cocked"] for d in truth["dice"])
+        stats["cocked_throws"] += cocked_throw
+        stats["cocked_paid"] += cocked_throw and paid
+        stats["payable"] += want in ("counts", "warning")
+        stats["payable_to_operator"] += want in ("counts", "warning") and ruling.kind == "operator"
+        wrong_pay = paid and (want != ruling.kind or sorted(ruling.dice) != values)
+        stats["paid_wrong"] += wrong_pay
+        if cocked_throw and paid:
+            failures.append(f"{case} seed {seed}: COCKED THROW PAID {ruling.kind} {ruling.dice}")
+        elif wrong_pay:
+            failures.append(f"{case} seed {seed}: WRONG PAYOUT {ruling.kind} {ruling.dice} "
+                            f"(truth {want} {values})")
         for td, od in zip(truth["dice"], match(truth["dice"], obs.dice), strict=True):
             stats["dice"] += 1
             got_hit = od is not None and od.hit_wall
@@ -183,19 +201,35 @@ def main() -> int:
     ap.add_argument("--no-reader", action="store_true", help="track only (values not read)")
     ap.add_argument("--no-geometric-cocked", dest="geometric_cocked", action="store_false",
                     help="cocked from the reader only (TrackerSettings.geometric_cocked off)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a TrackerSettings field for this run, e.g. --set pair_min_score=-9")
     args = ap.parse_args()
+    overrides = {}
+    fields = TrackerSettings.__dataclass_fields__
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if name not in fields or not value:
+            ap.error(f"--set {item!r}: expected NAME=VALUE with NAME one of {sorted(fields)}")
+        default = getattr(TrackerSettings(), name)
+        if isinstance(default, bool):
+            overrides[name] = value.lower() in ("1", "true", "on", "yes")
+        elif default is None:  # scale
+            overrides[name] = int(value)
+        else:
+            overrides[name] = type(default)(value)
     cv2.setNumThreads(1)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     print(f"tracker benchmark: simulated throws at {args.fps:g} fps, cases {', '.join(CASES)}")
     print("one core: cv2.setNumThreads(1), process pinned to one CPU; "
-          f"geometric cocked cue {'on' if args.geometric_cocked else 'off'}")
+          f"geometric cocked cue {'on' if args.geometric_cocked else 'off'}"
+          + (f"; settings {overrides}" if overrides else ""))
     targets = {"640x480": 400, "1280x720": 150}
     for size, n in (((640, 480), args.throws), ((1280, 720), args.hd_throws)):
         if n <= 0:
             continue
         r = run(size, n, args.fps, args.seed, args.verbose, not args.no_reader,
-                args.geometric_cocked)
+                args.geometric_cocked, overrides)
         s = r["stats"]
         name = f"{size[0]}x{size[1]}"
         print(f"\n{name}: {s['throws']} throws, {s['dice']} dice, {r['frames']} frames "
@@ -210,6 +244,12 @@ def main() -> int:
                       f"{pct(s[f'cocked_hit_{on}'], s[f'cocked_n_{on}'])}")
         print(f"             false alarms {pct(s['cocked_false'], s['flat_n'])}   target <= 1%")
         print(f"  ruling     {pct(s['ruling_ok'], s['throws'])}   (kind as the truth calls for)")
+        print(f"  money      cocked throws paid {pct(s['cocked_paid'], s['cocked_throws'])}"
+              "   target 0")
+        print(f"             wrong payouts (any cause) {pct(s['paid_wrong'], s['throws'])}"
+              "   target 0")
+        print(f"             payable throws sent to the operator "
+              f"{pct(s['payable_to_operator'], s['payable'])}   (nuisance)")
         if s["sim_failed"]:
             print(f"  throws the simulator failed to make (skipped): {s['sim_failed']}")
         if s["throws_wrong_count"]:

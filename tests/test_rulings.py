@@ -167,3 +167,40 @@ def test_no_warning_when_the_operator_voids_or_both_dice_hit():
     assert both.after_operator(ruled) == []
     with pytest.raises(ValueError, match="operator_ruling"):
         after_operator({"command": "throw", "dice": [3, 1]}, None)
+
+
+def _any_die():
+    from hypothesis import strategies as st
+
+    return st.builds(
+        die,
+        value=st.one_of(st.none(), st.integers(1, 6)),
+        hit=st.booleans(),
+        left=st.booleans(),
+        in_area=st.booleans(),
+        cocked=st.booleans(),
+        moved=st.booleans(),
+    )
+
+
+def test_a_throw_with_a_cocked_or_unread_die_is_never_paid():
+    """Money safety (R-I2): whatever else the camera saw, a throw with a die flagged cocked or
+    left unread is never ruled "counts" or "warning" (paid): it goes to the operator or is
+    void; and a paid throw always carries the two values the camera read."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(_any_die(), min_size=0, max_size=3), st.integers(0, 1), st.integers(0, 1),
+           st.sampled_from([AT_REST, ANY_TIME]))
+    def check(dice, missing, extra, rules):
+        r = rule_throw(obs(*dice, missing=missing, extra=extra), rules)
+        if r.kind in ("counts", "warning"):
+            assert len(dice) == 2 and not missing and not extra
+            assert not any(d.cocked or d.value is None for d in dice)
+            assert r.dice == (dice[0].value, dice[1].value)
+            assert all(d.at_rest_in_area and d.moved for d in dice)
+        if any(d.cocked for d in dice) or any(d.value is None for d in dice):
+            assert r.kind in ("operator", "void")
+
+    check()

@@ -6,6 +6,17 @@ rest), else None. The states::
 
     idle --motion in the area--> throw --every die still for settle_s--> read faces, observe --> idle
                                        --no die moved / nothing left--> idle (no observation)
+                                       --a hand comes to the resting dice--> observe the last
+                                         frame before it came (or nothing) --> idle
+
+The shooter's hand (and any blob bigger than a few dice) is never a die: no die is first seen
+touching the image's border or within ``hand_birth_margin`` of a hand, so pieces of the hand
+(its edge at the border, its shadow) are not taken for dice, and dice coming out from under
+the hand are taken up as soon as they are clear of it (``from_hand``: thrown, even if the hand
+hid their roll). A hand coming in after the dice rested is a pick-up: the dice of the last
+throw may vanish under it (only dice of this throw that moved can be "thrown out of view").
+A hand reaching the dice before ``settle_s`` is over ends the throw on the last frame before it
+came near, if the dice lay still ``hand_rest_s`` by then; else nothing is observed.
 
 Speed: motion and blobs are found on a copy shrunk by an integer factor (a die ~7-12 px there),
 against a background model of the empty felt that is only updated while idle and never under a
@@ -53,8 +64,9 @@ IDLE, THROW = "idle", "throw"
 class Reader(Protocol):
     """What the tracker needs of a dice reader (``vision.dice.DiceReader``): one reading per box,
     with ``value``, ``center`` (the top face's), ``confidence``, ``cocked`` and, if it has it,
-    ``cocked_share`` (its graded belief that the die leans). A ``cocked_threshold`` attribute,
-    if it has one, lets the tracker read a die it flagged that the pair cue finds flat."""
+    ``cocked_share`` (its graded belief that the die leans) and ``best_face`` (the likeliest
+    face whatever its thresholds). With ``best_face`` and a ``min_confidence`` attribute the
+    tracker gives a value to a die the reader flagged that the pair cue finds flat."""
 
     def read_at(self, frame_bgr: np.ndarray, boxes: list, die_px: float | None = None) -> list:
         ...
@@ -91,9 +103,13 @@ class TrackerSettings:
         off: a flat die seen by a camera tilted toward the wall shows its front faces below its
         top, a die leaning on the wall shows the face that was against the wall above it; the
         close calls are left to the reader's belief and to how near the wall the silhouette
-        reaches (a leaning die's nearer than a flat one's can). Tuned on simulated seeds 7000..,
-        11000.., 13000.. (215 dice leaning on the wall, ~240 flat ones near it): misses 6 -> 1,
-        false alarms 3 -> 3 against the shift alone (threshold 0.08).
+        reaches (a leaning die's nearer than a flat one's can). Retuned for reader v17 on
+        simulated seeds 5000.., 7000.., 9000.., 11000.., 13000.. (450 dice leaning on the wall,
+        165 flat ones within 0.6 die edges of it): misses 6 -> 2 for the same 12 false alarms
+        as the previous weights (near 0.5, shift 0.135, share weight 0.1); v17's
+        ``cocked_share`` adds nothing there. A miss is a cocked throw paid when nothing else
+        is flagged: bench/tracker.py's held-out seeds 30000.. paid one at 640x480 and one at
+        1280x720 with the previous weights, none with these.
     :param wall_share_weight: see ``wall_top_shift``.
     :param wall_distance_weight: see ``wall_top_shift``.
     :param pair_lean: of two resting dice closer than this (silhouette centres, in die edges)
@@ -113,9 +129,26 @@ class TrackerSettings:
     :param pair_conf_weight: see ``pair_reach_weight``.
     :param pair_min_score: a close pair whose likelier die scores no more than this (the
         reader sure of both faces and finds neither leaning, no silhouette reaching toward the
-        other) is taken for two flat dice lying close, and left to the reader's flags. On the
-        simulated seeds above it clears about half the flat pairs (106) for 6 of 451 leaning
-        pairs lost (1.3%).
+        other) is taken for two flat dice lying close, and left to the reader's flags. Off
+        (-inf): a cocked throw must never be paid, and at -1.5 (cocked dice missed in ~1.3% of
+        the tuning seeds' leaning pairs) bench/tracker.py paid 3 of 80 cocked throws at
+        640x480 and 1 of 40 at 1280x720 (default seeds; held-out 30000..: 3/80 and 1/40)
+        against 0/80, 0/40 (held-out 1/80, 1/40: a die leaning on the wall missed by both
+        cues) with it off, for as many payable throws sent to the operator (2/83, 0/40 ->
+        2/83, 1/40; held-out 4/84, 2/41 -> 5/84, 3/41), reader v17. Also the demo's clip
+        09_cocked_die was paid at -1.5.
+    :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
+        not dice. No die is first seen within this many die edges of one (this frame or the
+        last) nor touching the image's border: pieces of a hand (its edge at the border, its
+        shadow, fingers cut off by the threshold) are 1-5 die areas big; dice coming out of
+        the hand are taken up once clear of it.
+    :param hand_margin: a hand within this many die edges of a thrown die's centre has come
+        to the dice (to pick them up): see ``hand_rest_s``.
+    :param hand_rest_s: a hand that comes to the thrown dice after they have been still this
+        long (before ``settle_s`` is over) ends the throw: it is observed on the last frame
+        before the hand came near. A hand that comes to them sooner leaves the tracking as it
+        was (the throw's own hand near a die still rolling), but if the dice then vanish under
+        it, nothing is observed (not a phantom "thrown out of view").
     :param pair_keep_share: the other die of such a pair is cocked as well only if the wall
         cue says so or the reader's ``cocked_share`` is at least this (the reader judges each
         die alone and flags the flat partner of a leaning die in ~5% of pairs).
@@ -131,16 +164,19 @@ class TrackerSettings:
     scale: int | None = None
     geometric_cocked: bool = True
     wall_lean: float = 0.42
-    wall_near: float = 0.5
-    wall_top_shift: float = 0.135
-    wall_share_weight: float = 0.1
+    wall_near: float = 0.55
+    wall_top_shift: float = 0.18
+    wall_share_weight: float = 0.0
     wall_distance_weight: float = 0.2
     pair_lean: float = 1.5
     pair_perspective: float = 0.18
     pair_reach_weight: float = 3.0
     pair_conf_weight: float = 2.0
     pair_keep_share: float = 0.98
-    pair_min_score: float = -1.5
+    pair_min_score: float = -math.inf
+    hand_margin: float = 1.6
+    hand_rest_s: float = 0.1
+    hand_birth_margin: float = 0.5
     suppress_shadows: bool = False
 
 
@@ -156,6 +192,8 @@ class _Track:
     still: int = 0  # consecutive frames without motion
     moved: bool = False
     was_resting: bool = False  # first seen where a die lay after the previous throw
+    from_hand: bool = False  # first seen coming out from under a hand (thrown, though maybe
+    # seen only once at rest: the hand hid its roll)
     gone: bool = False
     bbox: tuple[int, int, int, int] = (0, 0, 0, 0)  # work-res x, y, w, h of its blob
     area: float = 0.0  # work-res pixel area of its blob (share of a merged blob)
@@ -251,6 +289,15 @@ class ThrowTracker:
         self._start_frame = 0
         self._start_time = 0.0
         self._motion_frames = 0
+        # work-res distance to the nearest pixel of a hand (a blob bigger than a few dice), this
+        # frame and the frame before; None: no hand in view
+        self._hand_zone: np.ndarray | None = None
+        self._hand_prev: np.ndarray | None = None
+        # the last frame on which the thrown dice lay still with no hand near them:
+        # (frame, work, time, index, least frames still)
+        self._snap: tuple | None = None
+        self._hand_came = False  # a hand came to the dice at rest before they could be read
+        self._hand_seen = False  # a hand was in view during this throw
         die = calibration.die_px
         px, py = zip(*calibration.area, strict=True)
         self._area_poly = np.array(calibration.area, np.float32).reshape(-1, 1, 2)
@@ -309,6 +356,9 @@ class ThrowTracker:
         self._start_px = max(2, int(0.25 * self._die_area))
         self._weights = np.array([[1.0, 1.0, 1.0]], np.float32)
         self._kernel = np.ones((3, 3), np.uint8)
+        self._open5 = np.ones((5, 5), np.uint8)
+        self._hand_reach = self.settings.hand_margin * die_w  # work px
+        self._hand_birth = self.settings.hand_birth_margin * die_w
 
     def _work(self, frame: np.ndarray) -> np.ndarray:
         s = self._s
@@ -338,12 +388,16 @@ class ThrowTracker:
         self._rest_dice = []
         self._idle_mask = None
         self._last_t = None
+        self._hand_zone = self._hand_prev = None
+        self._snap = None
 
     def feed(self, timestamp: float, frame: np.ndarray) -> ThrowObservation | None:
         """Take the next frame (BGR, full resolution); return an observation when a throw ends.
 
         :param timestamp: seconds, increasing (the camera's clock or the video's).
-        :param frame: the image, HxWx3 uint8 BGR, the same size as the calibration's.
+        :param frame: the image, HxWx3 uint8 BGR, the same size as the calibration's. Kept
+            (not copied) while the dice rest, to read them on it if a hand comes: a source must
+            give a new array per frame, never write into one it gave before.
         """
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError("feed() needs a BGR image, HxWx3 uint8")
@@ -389,6 +443,10 @@ class ThrowTracker:
         if moving >= self._start_px:
             self.state = THROW
             self._tracks = []
+            self._hand_zone = self._hand_prev = None
+            self._snap = None
+            self._hand_came = False
+            self._hand_seen = False  # a hand was in view during this throw
             self._start_frame = self.frame_index
             self._start_time = t
             self._quiet = 0
@@ -423,6 +481,15 @@ class ThrowTracker:
         # a die whose colour is near the felt's shows as pips and edges: join the pieces
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._kernel)
         n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        self._hand_prev = self._hand_zone
+        big = np.flatnonzero(stats[1:n, cv2.CC_STAT_AREA] > self._big_blob) + 1
+        if len(big):
+            self._hand_seen = True
+            # distance (work px) to the nearest pixel of a hand
+            off = np.where(np.isin(labels, big), 0, 255).astype(np.uint8)
+            self._hand_zone = cv2.distanceTransform(off, cv2.DIST_L2, 3)
+        else:
+            self._hand_zone = None
         self._associate(labels, stats, cents, n, t)
         settle_frames = max(3, int(round(st.settle_s / max(self._dt, 1e-3))))
         lost_frames = max(3, int(round(st.lost_s / max(self._dt, 1e-3))))
@@ -453,16 +520,74 @@ class ThrowTracker:
         live = [tr for tr in self._tracks if not tr.gone]
         if self.frame_index - self._start_frame > st.max_throw_s / max(self._dt, 1e-3):
             return self._drop()
+        thrown = [tr for tr in live if (tr.moved or tr.from_hand) and not tr.was_resting]
+        if thrown and self._hand_near(live):
+            # A hand came to the dice (to pick them up) before they were read: read them on
+            # the last frame before it came near, if they lay still long enough by then; a
+            # hand near dice still flying (the throw's own hand) changes nothing.
+            rest_frames = max(2, int(round(st.hand_rest_s / max(self._dt, 1e-3))))
+            snap = self._snap
+            if snap is not None and snap[4] >= rest_frames:
+                return self._observe(snap[0], snap[1], snap[2], snap[3])
+            if all(tr.still >= 1 for tr in thrown):
+                # at rest too briefly to be read before the hand came: if it takes them,
+                # there is nothing to observe (no phantom "thrown out of view")
+                self._hand_came = True
+        elif thrown and all(tr.still >= 1 for tr in live):
+            least = min(tr.still for tr in live)
+            self._snap = (frame, work, t, self.frame_index, least)
+        else:
+            self._snap = None
         settled = bool(live) and all(tr.still >= settle_frames for tr in live)
         if settled and self._quiet >= min(settle_frames, 3):
-            if not any(tr.moved for tr in self._tracks if len(tr.xs) >= 3):
+            if not any(tr.moved or tr.from_hand for tr in self._tracks if len(tr.xs) >= 3):
                 return self._drop()
             return self._observe(frame, work, t)
         if not live and self._quiet >= settle_frames:
-            if any(tr.moved and len(tr.xs) >= 3 for tr in self._tracks):
+            if not self._hand_came and any(
+                tr.moved and len(tr.xs) >= 3 and not tr.was_resting for tr in self._tracks
+            ):
                 return self._observe(frame, work, t)  # every die thrown out of view
-            return self._drop()  # the dice were picked up, or only a hand moved
+            # the dice were picked up (the dice of the last throw moved), or only a hand moved
+            return self._drop()
         return None
+
+    def _hand_near(self, tracks: list[_Track]) -> bool:
+        """Whether a hand's zone (``hand_margin``) covers any of these dice, this frame."""
+        zone = self._hand_zone
+        if zone is None:
+            return False
+        h, w = zone.shape
+        s = self._s
+        for tr in tracks:
+            x, y = tr.last
+            if zone[min(h - 1, max(0, int(y / s))), min(w - 1, max(0, int(x / s)))] <= (
+                self._hand_reach
+            ):
+                return True
+        return False
+
+    def _near_hand(self, labels: np.ndarray, b: int, box, reach: float | None = None) -> bool:
+        """Whether blob ``b`` (work-res bounding box x, y, w, h) touches the image's border or
+        lies within ``reach`` work px (default: ``hand_birth_margin``) of a hand, this frame or
+        the last: a piece of the hand, not a die (yet)."""
+        x, y, w, h = box
+        hh, ww = labels.shape
+        if reach is None:
+            if x <= 0 or y <= 0 or x + w >= ww or y + h >= hh:
+                return True
+            reach = self._hand_birth
+        # the dice come out of the hand's blob of the frame before: only the hand's zone
+        # of this frame keeps them from being taken up
+        zones = (self._hand_zone,) if reach == self._hand_birth else (
+            self._hand_zone, self._hand_prev)
+        for zone in zones:
+            if zone is None:
+                continue
+            near = zone[y : y + h, x : x + w][labels[y : y + h, x : x + w] == b]
+            if near.size and float(near.min()) <= reach:
+                return True
+        return False
 
     def _drop(self) -> None:
         self.state = IDLE
@@ -647,6 +772,8 @@ class ThrowTracker:
                 continue
             cx, cy = cents[b]
             x, y, w, h, a = stats[b]
+            if self._near_hand(labels, b, (x, y, w, h)):
+                continue  # a hand's piece, or a die not yet clear of the hand or the border
             bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
             lost = []
             for tr in self._tracks:
@@ -670,6 +797,9 @@ class ThrowTracker:
                 tr.was_resting = any(
                     math.hypot(cx * s - rx, cy * s - ry) < 0.5 * self._die
                     for rx, ry in self._rest_dice
+                )
+                tr.from_hand = not tr.was_resting and self._near_hand(
+                    labels, b, (x, y, w, h), self._hand_reach
                 )
             tr.add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
             tr.bbox = (x, y, w, h)
@@ -834,17 +964,35 @@ class ThrowTracker:
         return False
 
     # ----------------------------------------------------------------- rest
-    def _felt(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray | None:
-        """The felt in the full-resolution window [y0:y1, x0:x1] as it was before the throw."""
+    def _felt(
+        self, x0: int, y0: int, x1: int, y1: int, now: np.ndarray | None = None
+    ) -> np.ndarray | None:
+        """The felt in the full-resolution window [y0:y1, x0:x1] as it was before the throw
+        (``now``: the window of the rest frame, to see through a hand in the frame before)."""
         if self._start_image is not None and self._start_image.shape[:2] == (
             self._size[1],
             self._size[0],
         ):
             # the felt just before the throw, at full resolution (a textured wall or felt
             # would not survive the small background's upscaling)
-            return self._start_image[y0:y1, x0:x1]
+            felt = self._start_image[y0:y1, x0:x1]
+            if self._hand_seen and self._bg8 is not None and now is not None:
+                # the hand that threw was in that frame, or its shadow: where that frame differs
+                # from the background (over more than a texture's edge) and the rest frame does
+                # not, the felt shows again at rest: take the rest frame there
+                bg = self._felt_model(x0, y0, x1, y1)
+                hand = cv2.bitwise_and(self._diff(felt, bg), cv2.bitwise_not(self._diff(now, bg)))
+                hand = cv2.morphologyEx(hand, cv2.MORPH_OPEN, self._open5)
+                if cv2.countNonZero(hand):
+                    felt = felt.copy()
+                    felt[hand > 0] = now[hand > 0]
+            return felt
         if self._bg8 is None:
             return None
+        return self._felt_model(x0, y0, x1, y1)
+
+    def _felt_model(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        """The background model (idle felt, work resolution) upscaled to the window."""
         s = self._s
         bx0, by0 = x0 // s, y0 // s
         bx1 = min(self._wsize[0], -(-x1 // s) + 1)
@@ -887,7 +1035,7 @@ class ThrowTracker:
         if x1 - x0 < 3 or y1 - y0 < 3:
             return ((cx, cy), (die, die), 0.0), 1.0
         roi = frame[y0:y1, x0:x1]
-        bg = self._felt(x0, y0, x1, y1)
+        bg = self._felt(x0, y0, x1, y1, roi)
         if bg is None or bg.shape != roi.shape:
             return ((cx, cy), (die, die), 0.0), 1.0
         mask, xx, yy = self._die_mask(roi, bg, x0, y0)
@@ -937,7 +1085,7 @@ class ThrowTracker:
         if x1 - x0 < 3 or y1 - y0 < 3 or dist < 1:
             return 0.0, 0.0
         roi = frame[y0:y1, x0:x1]
-        bg = self._felt(x0, y0, x1, y1)
+        bg = self._felt(x0, y0, x1, y1, roi)
         if bg is None or bg.shape != roi.shape:
             return 0.0, 0.0
         mask, xx, yy = self._die_mask(roi, bg, x0, y0)
@@ -1057,32 +1205,33 @@ class ThrowTracker:
             out.setdefault(flat, False)
         return out
 
-    def _read_flagged(self, frame: np.ndarray, boxes: list, readings: list, idx: list[int]):
-        """The readings with those at ``idx`` (dice the reader flagged cocked, that the pair cue
-        found lying flat) read again for their value.
+    def _flat_value(self, reading) -> int | None:
+        """The value of a die the reader flagged cocked (so left unread) that the pair cue finds
+        lying flat: its ``best_face`` when the reader's ``confidence`` in it is at least its
+        ``min_confidence`` (the bar a value must pass anyway), else None (the operator gives
+        it, R-I2). A reader without ``best_face`` or ``min_confidence`` leaves it unread."""
+        face = getattr(reading, "best_face", None)
+        floor = getattr(self.reader, "min_confidence", None)
+        if face is None or floor is None:
+            return None
+        return int(face) if float(reading.confidence) >= float(floor) else None
 
-        ``vision.dice.DiceReader`` leaves a die it flags unread (value None); its face is read
-        with the flag lifted (its ``cocked_threshold`` out of reach for this call, so a reader
-        must not be shared with another thread while the tracker reads). A reader without that
-        setting leaves them unread: the operator gives their value (R-I2).
-        """
-        threshold = getattr(self.reader, "cocked_threshold", None)
-        if threshold is None:
-            return readings
-        self.reader.cocked_threshold = math.inf
-        try:
-            again = list(self.reader.read_at(frame, [boxes[i] for i in idx]))
-        finally:
-            self.reader.cocked_threshold = threshold
-        out = list(readings)
-        for i, r in zip(idx, again, strict=True):
-            out[i] = r
-        return out
-
-    def _observe(self, frame: np.ndarray, work: np.ndarray, t: float) -> ThrowObservation:
+    def _observe(
+        self, frame: np.ndarray, work: np.ndarray, t: float, index: int | None = None
+    ) -> ThrowObservation:
+        """The observation of the throw, on ``frame`` (its work-res copy ``work``, taken at
+        time ``t``, frame ``index``: by default the current one; an earlier rest frame when a
+        hand came to the dice before they were read)."""
+        if index is None:
+            index = self.frame_index
+        else:  # what the tracks saw after the rest frame is the hand's doing
+            for tr in self._tracks:
+                keep = sum(1 for f in tr.frames if f <= index)
+                del tr.frames[keep:], tr.times[keep:], tr.xs[keep:], tr.ys[keep:]
+            self._tracks = [tr for tr in self._tracks if tr.frames]
         found = [tr for tr in self._tracks if not tr.gone and len(tr.xs) >= 1]
         found = [tr for tr in found if tr.moved or len(tr.xs) >= 3]
-        for tr in [tr for tr in found if not tr.moved and not tr.was_resting]:
+        for tr in [tr for tr in found if not (tr.moved or tr.from_hand or tr.was_resting)]:
             if self._is_ghost(tr, work):
                 self._heal(tr, work)
                 found.remove(tr)
@@ -1110,18 +1259,17 @@ class ThrowTracker:
             for i in range(len(found))
         ]
         paired = self._pairs(frame, boxes, readings, walls) if self.settings.geometric_cocked else {}
+        values = [None if rd is None else rd.value for rd in readings]
         if self.settings.geometric_cocked and readings:
             # the flat partner of a leaning die, which the reader flagged (and so did not read)
-            flat = [
-                i
-                for i, lean in paired.items()
-                if not lean
-                and i < len(readings)
-                and readings[i].cocked
-                and _share(readings[i]) < self.settings.pair_keep_share
-            ]
-            if flat:
-                readings = self._read_flagged(frame, sized, readings, flat)
+            for i, lean in paired.items():
+                if (
+                    not lean
+                    and i < len(readings)
+                    and readings[i].cocked
+                    and _share(readings[i]) < self.settings.pair_keep_share
+                ):
+                    values[i] = self._flat_value(readings[i])
         dice: list[DieObservation] = []
         for i, tr in enumerate(found):
             rd = readings[i] if i < len(readings) else None
@@ -1136,7 +1284,7 @@ class ThrowTracker:
                 cocked = (rd is not None and rd.cocked) or geo
             dice.append(
                 DieObservation(
-                    value=None if rd is None else rd.value,
+                    value=values[i] if i < len(values) else None,
                     confidence=0.0 if rd is None else float(rd.confidence),
                     cocked=bool(cocked),
                     hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys),
@@ -1144,7 +1292,7 @@ class ThrowTracker:
                     at_rest_in_area=self._inside(cx, cy),
                     center=(cx, cy),
                     track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
-                    moved=tr.moved or not tr.was_resting,
+                    moved=tr.moved or tr.from_hand or not tr.was_resting,
                     box=boxes[i],
                 )
             )
@@ -1167,7 +1315,7 @@ class ThrowTracker:
         obs = ThrowObservation(
             dice=dice,
             start_frame=self._start_frame,
-            rest_frame=self.frame_index,
+            rest_frame=index,
             missing=max(0, exp - n_found),
             extra=max(0, n_found - exp),
             unmoved=sum(1 for tr in found if not tr.moved and tr.was_resting),

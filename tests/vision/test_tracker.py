@@ -445,17 +445,23 @@ def test_wall_cue_asks_where_the_top_face_sits_in_the_silhouette():
     assert not tracker._leans_on_wall(((300.0, WALL_Y + 0.5 * DIE), (DIE, DIE), 0.0), None)
 
 
-def test_wall_cue_weighs_the_readers_belief_and_the_distance_to_the_wall():
+def test_wall_cue_weighs_the_distance_to_the_wall_and_the_readers_belief_if_asked():
     """A top only a little wall-ward of the silhouette (a steep lean, or a flat die seen from
-    nearly above) is judged by the reader's cocked_share and by how near the wall the
-    silhouette reaches (a leaning die's nearer than a flat one's can)."""
+    nearly above) is judged by how near the wall the silhouette reaches (a leaning die's nearer
+    than a flat one's can) and, with ``wall_share_weight``, by the reader's cocked_share."""
     tracker = ThrowTracker(CAL)
-    box = ((300.0, WALL_Y + 0.35 * DIE), (DIE, 1.2 * DIE), 0.0)
+    near = ((300.0, WALL_Y + 0.35 * DIE), (DIE, 1.2 * DIE), 0.0)
+    assert tracker._leans_on_wall(near, _reading((300.0, WALL_Y + 0.26 * DIE), share=0.05))
+    # the same top-to-silhouette shift, the silhouette farther from the wall: a flat die
+    farther = ((300.0, WALL_Y + 0.5 * DIE), (DIE, 1.2 * DIE), 0.0)
+    assert not tracker._leans_on_wall(farther, _reading((300.0, WALL_Y + 0.41 * DIE), share=0.05))
+    # the reader's belief, weighed in (the weights tuned for an earlier reader)
+    weighed = ThrowTracker(
+        CAL, settings=TrackerSettings(wall_share_weight=0.1, wall_top_shift=0.135, wall_near=0.5)
+    )
     top = (300.0, WALL_Y + 0.26 * DIE)
-    assert not tracker._leans_on_wall(box, _reading(top, share=0.05))
-    assert tracker._leans_on_wall(box, _reading(top, share=0.5))
-    nearer = ((300.0, WALL_Y + 0.2 * DIE), (DIE, 1.2 * DIE), 0.0)
-    assert tracker._leans_on_wall(nearer, _reading((300.0, WALL_Y + 0.11 * DIE), share=0.05))
+    assert not weighed._leans_on_wall(near, _reading(top, share=0.05))
+    assert weighed._leans_on_wall(near, _reading(top, share=0.5))
 
 
 FLAT_FRONT = 0.3  # a flat die's front face as the tilted camera sees it, in die edges
@@ -483,9 +489,10 @@ def _draw_pair_die(img, top, value, side=None, side_w=0.0, front=FLAT_FRONT):
 class PlacedReader:
     """Reads dice whose top faces lie at known places, with a given belief that each leans
     (the real reader, vision.dice.DiceReader, finds the top face near each box likewise, and
-    leaves a die it flags cocked unread)."""
+    leaves a die it flags cocked unread, naming its likeliest face in ``best_face``)."""
 
     cocked_threshold = 0.6
+    min_confidence = 0.8
 
     def __init__(self, tops, values, shares, confidence=0.95):
         self.tops, self.values, self.shares = tops, values, shares
@@ -507,12 +514,13 @@ class PlacedReader:
                     self.confidence,
                     cocked,
                     self.shares[k],
+                    best_face=self.values[k],
                 )
             )
         return out
 
 
-def _pair_throw(dice, shares, geometric=True):
+def _pair_throw(dice, shares, geometric=True, confidence=0.95, **settings):
     """Two dice slide in from the front and come to rest as drawn by _draw_pair_die (kwargs per
     die in `dice`, each with "top"); returns the observed dice in the order given."""
     bg = background(0)
@@ -527,8 +535,8 @@ def _pair_throw(dice, shares, geometric=True):
         frames.append(((10 + k) / 60, img))
     frames += [((31 + i) / 60, frames[-1][1].copy()) for i in range(30)]
     tops = [d["top"] for d in dice]
-    reader = PlacedReader(tops, [d["value"] for d in dice], shares)
-    settings = TrackerSettings(geometric_cocked=geometric)
+    reader = PlacedReader(tops, [d["value"] for d in dice], shares, confidence)
+    settings = TrackerSettings(geometric_cocked=geometric, **settings)
     (obs,), _ = run(frames, ThrowTracker(CAL, reader=reader, settings=settings))
     assert len(obs.dice) == 2
     return [min(obs.dice, key=lambda o, t=t: math.dist(o.center, t)) for t in tops]
@@ -564,21 +572,42 @@ def test_pair_cue_overrides_the_readers_flag_on_the_flat_partner():
     dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
     got = _pair_throw(dice, [0.65, 0.9])
     assert [d.cocked for d in got] == [False, True]
-    assert [d.value for d in got] == [3, None]  # the flat one's face read after all
+    assert [d.value for d in got] == [3, None]  # the flat one's best face, read surely
     # without the geometric cues the reader's flags stand
     got = _pair_throw(dice, [0.65, 0.9], geometric=False)
     assert [d.cocked for d in got] == [True, True]
     assert [d.value for d in got] == [None, None]
 
 
-def test_two_flat_dice_lying_close_that_the_reader_reads_surely_are_not_cocked():
-    """Dice close enough for one to lean on the other, but the reader is sure of both faces and
-    finds neither leaning, and neither silhouette reaches toward the other: two flat dice."""
+def test_the_flat_partners_face_needs_the_readers_confidence():
+    """The flat partner of a leaning die gets the reader's best face only when the reader's
+    confidence in it reaches its min_confidence: else no value (the operator gives it, R-I2),
+    never a guess."""
+    dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
+    got = _pair_throw(dice, [0.65, 0.9], confidence=0.75)
+    assert [d.cocked for d in got] == [False, True]
+    assert [d.value for d in got] == [None, None]
+
+
+def test_two_dice_lying_close_go_to_the_operator_however_sure_the_reader():
+    """Dice close enough for one to lean on the other: even with the reader sure of both faces,
+    finding neither leaning, one is taken to lean and the throw goes to the operator (R-I2):
+    a cocked throw paid costs more than a flat one ruled by hand (pair_min_score off)."""
     dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
     got = _pair_throw(dice, [0.1, 0.1])
-    assert [(d.cocked, d.value) for d in got] == [(False, 3), (False, 4)]
-    # the same dice, the reader doubting one of them: that one is taken to lean
+    assert sorted(d.cocked for d in got) == [False, True]
+    # the reader doubting one of them: that one is taken to lean
     got = _pair_throw(dice, [0.1, 0.45])
+    assert [d.cocked for d in got] == [False, True]
+
+
+def test_pair_min_score_clears_two_flat_dice_the_reader_reads_surely():
+    """With ``pair_min_score`` set, a close pair where neither die shows a sign of leaning is
+    taken for two flat dice (each read); one die the reader doubts still makes it a pair."""
+    dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
+    got = _pair_throw(dice, [0.1, 0.1], pair_min_score=-1.5)
+    assert [(d.cocked, d.value) for d in got] == [(False, 3), (False, 4)]
+    got = _pair_throw(dice, [0.1, 0.45], pair_min_score=-1.5)
     assert [d.cocked for d in got] == [False, True]
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from tablectl.rulings import rule_throw
 from vision.simulator import Scenario, simulate_throw
-from vision.tracker import ThrowTracker
+from vision.tracker import ThrowTracker, TrackerSettings
 
 AFTER_S = 0.6  # the camera films on after the dice rest and the hand has gone
 
@@ -25,8 +25,8 @@ def reader():
     return DiceReader()
 
 
-def _observe(clip, reader) -> list:
-    tracker = ThrowTracker(clip.calibration, reader, annotate=False)
+def _observe(clip, reader, settings=None) -> list:
+    tracker = ThrowTracker(clip.calibration, reader, settings, annotate=False)
     return [obs for t, frame in clip.frames if (obs := tracker.feed(t, frame)) is not None]
 
 
@@ -77,14 +77,10 @@ def test_the_shooters_hand_does_not_change_the_reading(reader):
     assert sorted(ruling.dice) == sorted(d["value"] for d in clip.truth["dice"])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tracker: pieces of the hand (its edge at the image's near border, 1-5 die areas, under "
-    "the big-blob cut) become die tracks, live while the hand is at the border and lost_s "
-    "after; the two dice come out from under the hand as one "
-    "blob, and the 'two dice flew together' split only happens while fewer than two tracks are "
-    "live, so the die leaning on the other never gets its own track and a hand piece stands in "
-    "as the missing die: void R-I1 '1 die not found at rest' instead of operator R-I2"))
 def test_the_hand_hiding_the_dice_at_release_keeps_both_dice(reader):
+    """The two dice come out from under the hand as one blob while pieces of the hand (its edge
+    at the image's border) are in view: both dice are found, the leaning one goes to the
+    operator (R-I2), not void R-I1 for a die "not found"."""
     clip = simulate_throw(seed=3017, scenario=Scenario.COCKED_DIE, hand=True,
                           after_seconds=AFTER_S)
     (obs,) = _observe(clip, reader)
@@ -93,11 +89,9 @@ def test_the_hand_hiding_the_dice_at_release_keeps_both_dice(reader):
     assert (ruling.kind, ruling.rule) == ("operator", "R-I2")  # a die is cocked
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tracker: a hand picking the dice up after the throw starts a new throw; once every track "
-    "is gone it observes 'every die thrown out of view' (a track of the hand moved) and the "
-    "table would rule a phantom throw: void R-I1 '2 dice not found at rest'"))
 def test_picking_the_dice_up_is_no_throw(reader):
+    """A hand picking the dice up after they were read is no second throw (it would be a
+    phantom void R-I1 "2 dice not found at rest" in the journal)."""
     clip = simulate_throw(seed=3013, scenario=Scenario.BOTH_HIT, hand=True, pickup=True,
                           after_seconds=AFTER_S)
     observations = _observe(clip, reader)
@@ -106,3 +100,32 @@ def test_picking_the_dice_up_is_no_throw(reader):
     assert rule_throw(observations[0]).kind == "counts"
     assert len(observations) == 1, [
         (o.rest_frame, o.missing, rule_throw(o).reason) for o in observations[1:]]
+
+
+@pytest.fixture(scope="module")
+def pickup_clip():
+    clip = simulate_throw(seed=3011, scenario=Scenario.BOTH_HIT, hand=True, pickup=True,
+                          after_seconds=AFTER_S)
+    # the hand comes back well after the dice rest (their rest is long enough to be read)
+    assert clip.truth["pickup"]["enter_frame"] - clip.truth["rest_frame"] > 0.5 * clip.fps
+    return clip
+
+
+def test_a_hand_coming_for_the_dice_before_they_are_read(reader, pickup_clip):
+    """The dice rest, a hand comes to take them before the tracker's settle time is over: the
+    throw is read on the rest frame before the hand came near (same values, counts), once."""
+    clip = pickup_clip
+    slow = TrackerSettings(settle_s=1.5)  # longer than the dice lie before the hand comes
+    observations = _observe(clip, reader, slow)
+    assert len(observations) == 1
+    obs = observations[0]
+    assert clip.truth["rest_frame"] <= obs.rest_frame < clip.truth["pickup"]["grab_frames"][0]
+    _assert_the_throw_is_read(clip, obs)
+    assert rule_throw(obs).kind == "counts"
+
+
+def test_a_hand_taking_dice_that_barely_rested_makes_no_observation(reader, pickup_clip):
+    """Dice taken before they lay still for ``hand_rest_s``: nothing is observed (never a
+    phantom "thrown out of view" void)."""
+    impatient = TrackerSettings(settle_s=1.5, hand_rest_s=5.0)
+    assert _observe(pickup_clip, reader, impatient) == []
