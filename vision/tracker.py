@@ -22,41 +22,34 @@ Speed: motion and blobs are found on a copy shrunk by an integer factor (a die ~
 against a background model of the empty felt that is only updated while idle and never under a
 resting die; faces are read once, on the full-resolution rest frame, with the reader.
 
-Per die: ``hit_wall`` comes from the track's distance to the back wall: a frame where the die
-touches it, or a rebound between frames (the velocity toward the wall reverses and the two lines
-through the frames before and after meet at the wall). ``left_area``: the centre (or the straight
-path between two frames) was outside the area after the die had been inside it, or it never was
-inside. ``cocked``: the reader's flag, or (``TrackerSettings.geometric_cocked``) the geometry at
-rest, judged once per throw on the full-resolution rest frame from where the top face (the
-reader's centre) sits in the die's silhouette (its pixels changed since before the throw, its
-shadow left out): a flat die seen by a camera tilted toward the back wall shows only its faces
-turned to the camera besides its top, so its top lies on the wall side of its silhouette.
+Per die, the tracker coordinates the other ideas of ``vision``:
 
-- The wall cue: a die at the wall whose top does not (its top tipped away from the wall, the
-  face that was against the wall showing) leans on the wall; the reader's graded belief
-  (``cocked_share``) decides the close calls.
-- The pair cue: of two dice lying closer than flat dice usually do, one leans on the other
-  (a die comes to rest tilted only against something). If the wall cue finds one of them
-  leaning on the wall, that explains the pair. Else the leaning one is the one scoring higher
-  on: the reader's ``cocked_share`` (it saw the faces), less its confidence in the face (a
-  tilted face reads less surely), plus how far its silhouette reaches past its top toward the
-  other beyond a flat die's reach there (it tips its top away and shows the face that was
-  against the other). The pair cue overrides the reader's flag on the other die, which it
-  often raises too (it judges each die alone), unless the reader is all but sure.
+- ``vision.die_track``: one die followed through the throw (``DieTrack``).
+- ``vision.shooter_hand``: the hand's zone, and which blobs are pieces of it.
+- ``vision.throw_geometry``: the area and the back wall; ``hit_wall`` and ``left_area`` (R-I1).
+- ``vision.die_silhouette``: a resting die's silhouette and box on the full-resolution rest
+  frame, against the felt as it was before the throw.
+- ``vision.cocked_cues``: ``cocked``: the reader's flag, or (``TrackerSettings.geometric_cocked``)
+  the wall cue and the pair cue, judged from where the top face sits in the silhouette.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.cocked_cues import judge_cocked
+from vision.die_silhouette import RestSilhouettes, changed_pixels
+from vision.die_track import DieTrack
 from vision.observation import DieObservation, ThrowObservation
+from vision.shooter_hand import hand_near, hand_zone, near_hand
+from vision.throw_geometry import TableGeometry, segment_distance
 
 IDLE, THROW = "idle", "throw"
 
@@ -180,69 +173,6 @@ class TrackerSettings:
     suppress_shadows: bool = False
 
 
-@dataclass
-class _Track:
-    """One die followed through a throw (positions in full-resolution pixels)."""
-
-    ident: int
-    frames: list[int] = field(default_factory=list)
-    times: list[float] = field(default_factory=list)
-    xs: list[float] = field(default_factory=list)
-    ys: list[float] = field(default_factory=list)
-    still: int = 0  # consecutive frames without motion
-    moved: bool = False
-    was_resting: bool = False  # first seen where a die lay after the previous throw
-    from_hand: bool = False  # first seen coming out from under a hand (thrown, though maybe
-    # seen only once at rest: the hand hid its roll)
-    gone: bool = False
-    bbox: tuple[int, int, int, int] = (0, 0, 0, 0)  # work-res x, y, w, h of its blob
-    area: float = 0.0  # work-res pixel area of its blob (share of a merged blob)
-
-    def add(self, frame: int, t: float, x: float, y: float) -> None:
-        self.frames.append(frame)
-        self.times.append(t)
-        self.xs.append(x)
-        self.ys.append(y)
-
-    @property
-    def last(self) -> tuple[float, float]:
-        return self.xs[-1], self.ys[-1]
-
-    def velocity(self) -> tuple[float, float]:
-        """Full-res pixels per second from the last two sightings."""
-        if len(self.xs) < 2:
-            return 0.0, 0.0
-        dt = self.times[-1] - self.times[-2]
-        if dt <= 0:
-            return 0.0, 0.0
-        return (self.xs[-1] - self.xs[-2]) / dt, (self.ys[-1] - self.ys[-2]) / dt
-
-    def predict(self, t: float) -> tuple[float, float]:
-        vx, vy = self.velocity()
-        dt = t - self.times[-1]
-        return self.xs[-1] + vx * dt, self.ys[-1] + vy * dt
-
-
-def _share(reading) -> float:
-    """A reading's belief that the die leans (0..1): ``cocked_share``, else its flag; 0 without
-    a reading."""
-    if reading is None:
-        return 0.0
-    share = getattr(reading, "cocked_share", None)
-    if share is None:  # a reader without a graded belief
-        return 1.0 if reading.cocked else 0.0
-    return float(share)
-
-
-def _segment_distance(p, a, b) -> float:
-    """Distance from point p to the segment a-b."""
-    ax, ay = a
-    dx, dy = b[0] - ax, b[1] - ay
-    n = dx * dx + dy * dy
-    f = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / n))
-    return math.hypot(p[0] - ax - f * dx, p[1] - ay - f * dy)
-
-
 def choose_scale(width: int, height: int, die_px: float) -> int:
     """The largest of 8, 4, 2, 1 that divides the frame and leaves a die >= 7 px wide."""
     for s in (8, 4, 2):
@@ -281,7 +211,7 @@ class ThrowTracker:
         self._prev_image: np.ndarray | None = None  # the last frame (a reference, not a copy)
         self._start_image: np.ndarray | None = None  # the frame before the throw's motion
         self._dt = 1 / 60
-        self._tracks: list[_Track] = []
+        self._tracks: list[DieTrack] = []
         self._next_id = 0
         self._rest_dice: list[tuple[float, float]] = []  # where dice lay after the last throw
         self._idle_mask: np.ndarray | None = None
@@ -298,39 +228,9 @@ class ThrowTracker:
         self._snap: tuple | None = None
         self._hand_came = False  # a hand came to the dice at rest before they could be read
         self._hand_seen = False  # a hand was in view during this throw
-        die = calibration.die_px
-        px, py = zip(*calibration.area, strict=True)
-        self._area_poly = np.array(calibration.area, np.float32).reshape(-1, 1, 2)
-        self._area_centroid = (float(np.mean(px)), float(np.mean(py)))
-        (x1, y1), (x2, y2) = calibration.back_wall
-        length = math.hypot(x2 - x1, y2 - y1)
-        if length < 1:
-            raise ValueError("back_wall's two points coincide: recalibrate the back wall")
-        self._wall_p = (x1, y1)
-        self._wall_u = ((x2 - x1) / length, (y2 - y1) / length)
-        self._wall_len = length
-        nx, ny = -self._wall_u[1], self._wall_u[0]
-        cx, cy = self._area_centroid
-        if (cx - x1) * nx + (cy - y1) * ny < 0:  # the normal points into the table
-            nx, ny = -nx, -ny
-        self._wall_n = (nx, ny)
-        # the area's edges with outward normals; the front edge is the one farthest from the wall
-        self._edges = []
-        far, self._front_edge = -1e18, 0
-        pts = list(calibration.area)
-        for k, a in enumerate(pts):
-            b = pts[(k + 1) % len(pts)]
-            ex, ey = b[0] - a[0], b[1] - a[1]
-            el = math.hypot(ex, ey) or 1.0
-            enx, eny = ey / el, -ex / el
-            mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-            if (cx - mx) * enx + (cy - my) * eny > 0:  # make it point out of the area
-                enx, eny = -enx, -eny
-            self._edges.append((a, b, (enx, eny)))
-            dwall = (mx - x1) * nx + (my - y1) * ny
-            if dwall > far:
-                far, self._front_edge = dwall, k
-        self._die = die
+        # where the area and the back wall lie (raises if the back wall is degenerate)
+        self.geometry = TableGeometry(calibration)
+        self._die = calibration.die_px
 
     # ----------------------------------------------------------------- set-up per frame size
     def _setup(self, frame: np.ndarray) -> None:
@@ -354,9 +254,7 @@ class ThrowTracker:
         grow = max(1, int(round(die_w)))
         self._area_mask = cv2.dilate(area_mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
         self._start_px = max(2, int(0.25 * self._die_area))
-        self._weights = np.array([[1.0, 1.0, 1.0]], np.float32)
         self._kernel = np.ones((3, 3), np.uint8)
-        self._open5 = np.ones((5, 5), np.uint8)
         self._hand_reach = self.settings.hand_margin * die_w  # work px
         self._hand_birth = self.settings.hand_birth_margin * die_w
 
@@ -375,8 +273,7 @@ class ThrowTracker:
         return (hi < 0.9) & (lo > 0.25) & (hi - lo < 0.12)
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        d = cv2.transform(cv2.absdiff(a, b), self._weights)
-        return cv2.threshold(d, self.settings.diff_threshold, 255, cv2.THRESH_BINARY)[1]
+        return changed_pixels(a, b, self.settings.diff_threshold)
 
     # ----------------------------------------------------------------- public
     def reset(self) -> None:
@@ -482,14 +379,9 @@ class ThrowTracker:
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._kernel)
         n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
         self._hand_prev = self._hand_zone
-        big = np.flatnonzero(stats[1:n, cv2.CC_STAT_AREA] > self._big_blob) + 1
-        if len(big):
+        self._hand_zone = hand_zone(labels, stats, n, self._big_blob)
+        if self._hand_zone is not None:
             self._hand_seen = True
-            # distance (work px) to the nearest pixel of a hand
-            off = np.where(np.isin(labels, big), 0, 255).astype(np.uint8)
-            self._hand_zone = cv2.distanceTransform(off, cv2.DIST_L2, 3)
-        else:
-            self._hand_zone = None
         self._associate(labels, stats, cents, n, t)
         settle_frames = max(3, int(round(st.settle_s / max(self._dt, 1e-3))))
         lost_frames = max(3, int(round(st.lost_s / max(self._dt, 1e-3))))
@@ -521,7 +413,7 @@ class ThrowTracker:
         if self.frame_index - self._start_frame > st.max_throw_s / max(self._dt, 1e-3):
             return self._drop()
         thrown = [tr for tr in live if (tr.moved or tr.from_hand) and not tr.was_resting]
-        if thrown and self._hand_near(live):
+        if thrown and hand_near(self._hand_zone, live, self._s, self._hand_reach):
             # A hand came to the dice (to pick them up) before they were read: read them on
             # the last frame before it came near, if they lay still long enough by then; a
             # hand near dice still flying (the throw's own hand) changes nothing.
@@ -552,43 +444,6 @@ class ThrowTracker:
             return self._drop()
         return None
 
-    def _hand_near(self, tracks: list[_Track]) -> bool:
-        """Whether a hand's zone (``hand_margin``) covers any of these dice, this frame."""
-        zone = self._hand_zone
-        if zone is None:
-            return False
-        h, w = zone.shape
-        s = self._s
-        for tr in tracks:
-            x, y = tr.last
-            if zone[min(h - 1, max(0, int(y / s))), min(w - 1, max(0, int(x / s)))] <= (
-                self._hand_reach
-            ):
-                return True
-        return False
-
-    def _near_hand(self, labels: np.ndarray, b: int, box, reach: float | None = None) -> bool:
-        """Whether blob ``b`` (work-res bounding box x, y, w, h) touches the image's border or
-        lies within ``reach`` work px (default: ``hand_birth_margin``) of a hand, this frame or
-        the last: a piece of the hand, not a die (yet)."""
-        x, y, w, h = box
-        hh, ww = labels.shape
-        if reach is None:
-            if x <= 0 or y <= 0 or x + w >= ww or y + h >= hh:
-                return True
-            reach = self._hand_birth
-        # the dice come out of the hand's blob of the frame before: only the hand's zone
-        # of this frame keeps them from being taken up
-        zones = (self._hand_zone,) if reach == self._hand_birth else (
-            self._hand_zone, self._hand_prev)
-        for zone in zones:
-            if zone is None:
-                continue
-            near = zone[y : y + h, x : x + w][labels[y : y + h, x : x + w] == b]
-            if near.size and float(near.min()) <= reach:
-                return True
-        return False
-
     def _drop(self) -> None:
         self.state = IDLE
         keep = [tr for tr in self._tracks if not tr.gone and tr.still > 0]
@@ -612,7 +467,7 @@ class ThrowTracker:
             blobs.append(i)
         gate = 2.5 * self._die
         hb, wb = labels.shape
-        claims: dict[int, list[_Track]] = {}
+        claims: dict[int, list[DieTrack]] = {}
         drop: set[int] = set()
         # Each die takes the nearest blob to where its motion says it should be, one die per
         # blob first (dice crossing paths keep their own blobs); a die left without one shares
@@ -680,7 +535,7 @@ class ThrowTracker:
                 # shares the first's path so far (a twin that turns out to be one blurred die
                 # is dropped as a duplicate once the blob shrinks).
                 tr0 = trs[0]
-                twin = _Track(self._next_id)
+                twin = DieTrack(self._next_id)
                 self._next_id += 1
                 twin.frames, twin.times = list(tr0.frames), list(tr0.times)
                 twin.xs, twin.ys = list(tr0.xs), list(tr0.ys)
@@ -772,7 +627,9 @@ class ThrowTracker:
                 continue
             cx, cy = cents[b]
             x, y, w, h, a = stats[b]
-            if self._near_hand(labels, b, (x, y, w, h)):
+            if near_hand(
+                labels, b, (x, y, w, h), self._hand_zone, self._hand_prev, self._hand_birth
+            ):
                 continue  # a hand's piece, or a die not yet clear of the hand or the border
             bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
             lost = []
@@ -784,13 +641,13 @@ class ThrowTracker:
                 vx, vy = tr.velocity()
                 span = unseen * self._dt
                 reach = 2 * self._die + 0.5 * math.hypot(vx, vy) * span
-                if _segment_distance((bx, by), tr.last, tr.predict(tr.times[-1] + span)) <= reach:
+                if segment_distance((bx, by), tr.last, tr.predict(tr.times[-1] + span)) <= reach:
                     lost.append(tr)
             if lost:  # a die that briefly left the view comes back
                 tr = max(lost, key=lambda tr: tr.frames[-1])
                 tr.gone = False
             else:
-                tr = _Track(self._next_id)
+                tr = DieTrack(self._next_id)
                 self._next_id += 1
                 self._tracks.append(tr)
                 # where a die lay after the last throw: it may be lying there still
@@ -798,8 +655,14 @@ class ThrowTracker:
                     math.hypot(cx * s - rx, cy * s - ry) < 0.5 * self._die
                     for rx, ry in self._rest_dice
                 )
-                tr.from_hand = not tr.was_resting and self._near_hand(
-                    labels, b, (x, y, w, h), self._hand_reach
+                tr.from_hand = not tr.was_resting and near_hand(
+                    labels,
+                    b,
+                    (x, y, w, h),
+                    self._hand_zone,
+                    self._hand_prev,
+                    self._hand_birth,
+                    self._hand_reach,
                 )
             tr.add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
             tr.bbox = (x, y, w, h)
@@ -847,311 +710,18 @@ class ThrowTracker:
         return best[1]
 
     # ----------------------------------------------------------------- geometry
-    def _wall_distance(self, x: float, y: float) -> tuple[float, float]:
-        """(signed distance from the wall line, positive on the table; position along it 0..1)."""
-        px, py = x - self._wall_p[0], y - self._wall_p[1]
-        d = px * self._wall_n[0] + py * self._wall_n[1]
-        u = (px * self._wall_u[0] + py * self._wall_u[1]) / self._wall_len
-        return d, u
-
     def hit_wall(self, times: list[float], xs: list[float], ys: list[float]) -> bool:
-        """Whether a path touched the back wall: on a frame, or in a rebound between frames."""
-        die = self._die
-        touch = 0.5 * die + 0.12 * die  # centre distance at contact, plus a margin for the angle
-        reach = 0.5 * die + 0.3 * die  # an extrapolated rebound may land a little short
-        margin_u = 0.5 * die / self._wall_len
-        dist = [self._wall_distance(x, y) for x, y in zip(xs, ys, strict=True)]
-        d = [a for a, _ in dist]
-        u = [b for _, b in dist]
-        for di, ui in zip(d, u, strict=True):
-            if di <= touch and -margin_u <= ui <= 1 + margin_u:
-                return True
-        n = len(d)
-        min_speed = 0.5 * die  # pixels per second toward/away from the wall
-        for i in range(1, n - 1):
-            if not (d[i - 1] > d[i] <= d[i + 1]):
-                continue
-            if not -margin_u <= u[i] <= 1 + margin_u:
-                continue
-            # Candidate rebound between i and i+1 (lines through i-1,i and i+1,i+2) or between
-            # i-1 and i (lines through i-2,i-1 and i,i+1).
-            for a0, a1, b0, b1 in ((i - 1, i, i + 1, i + 2), (i - 2, i - 1, i, i + 1)):
-                if a0 < 0 or b1 >= n:
-                    continue
-                ta, tb = times[a1] - times[a0], times[b1] - times[b0]
-                if ta <= 0 or tb <= 0:
-                    continue
-                vin = (d[a1] - d[a0]) / ta
-                vout = (d[b1] - d[b0]) / tb
-                if vin > -min_speed or vout < min_speed:
-                    continue
-                # meet: d[a1] + vin (t - times[a1]) == d[b0] + vout (t - times[b0])
-                tm = (d[b0] - d[a1] + vin * times[a1] - vout * times[b0]) / (vin - vout)
-                if not times[a1] - 1e-9 <= tm <= times[b0] + 1e-9:
-                    continue
-                apex = d[a1] + vin * (tm - times[a1])
-                if apex <= reach:
-                    return True
-        return False
-
-    def _off_wall(self, x: float, y: float) -> tuple[float, float]:
-        """A die's centre cannot be closer to the back wall than half a die: one seen closer (its
-        top leans or flies toward the wall in a tilted camera's view) is judged at that limit."""
-        d, u = self._wall_distance(x, y)
-        half = 0.5 * self._die
-        margin = half / self._wall_len
-        if d < half and -margin <= u <= 1 + margin and d > -2 * self._die:
-            push = half - d
-            return x + push * self._wall_n[0], y + push * self._wall_n[1]
-        return x, y
-
-    def _inside(self, x: float, y: float) -> bool:
-        return self._depth(x, y) >= 0
-
-    def _depth(self, x: float, y: float) -> float:
-        """Signed distance (px) of a die's centre from the area's edge, positive inside."""
-        x, y = self._off_wall(x, y)
-        return cv2.pointPolygonTest(self._area_poly, (float(x), float(y)), True)
-
-    def _beyond_front(self, x: float, y: float) -> bool:
-        """Whether a point outside the area lies beyond its front edge (the shooter's side, the
-        edge farthest from the back wall) rather than beyond a side."""
-        nearest = min(
-            range(len(self._edges)),
-            key=lambda k: _segment_distance((x, y), self._edges[k][0], self._edges[k][1]),
-        )
-        return nearest == self._front_edge
+        """Whether a path touched the back wall: on a frame, or in a rebound between frames
+        (see ``TableGeometry.hit_wall``)."""
+        return self.geometry.hit_wall(times, xs, ys)
 
     def left_area(self, xs: list[float], ys: list[float], gone: bool, vel=(0.0, 0.0)) -> bool:
-        """Whether a path's centre left the area (R-I1 ``any_time``).
-
-        Dice come in over the front edge (the shooter's side), airborne, where a tilted camera
-        sees them further in than they are: a die counts as in once its centre has been about
-        half a die inside for a tenth of a second, and only then does being past the front edge
-        count.
-        Past a side edge (or the wall) counts at once. Out means past the edge by more than the
-        centre's uncertainty (a tenth of a die); the straight path between two frames counts
-        too. A die that never came in left the area.
-        """
-        enter_at = 0.45 * self._die  # a die against the wall is judged half a die in
-        out_at = -0.1 * self._die
-        settle_in = max(2, int(round(0.1 / max(self._dt, 1e-3))))
-        entered = False
-        inside_run = 0
-        prev = None
-        for x, y in zip(xs, ys, strict=True):
-            if prev is not None and entered:
-                # The straight path between two frames: a die can cross a corner in between.
-                for f in (0.25, 0.5, 0.75):
-                    mx, my = prev[0] + f * (x - prev[0]), prev[1] + f * (y - prev[1])
-                    if self._depth(mx, my) < out_at:
-                        return True
-            depth = self._depth(x, y)
-            if depth >= enter_at:
-                inside_run += 1
-                # in for a tenth of a second: not a die flying over the edge
-                entered = entered or inside_run >= settle_in
-            else:
-                inside_run = 0
-                if depth < out_at and (entered or not self._beyond_front(*self._off_wall(x, y))):
-                    return True
-            prev = (x, y)
-        if not entered:
-            return True
-        if gone:  # lost from view: where was it heading?
-            x, y = xs[-1], ys[-1]
-            return self._depth(x + vel[0] * 3 * self._dt, y + vel[1] * 3 * self._dt) < 0
-        return False
+        """Whether a path's centre left the area (R-I1 ``any_time``), at the frame rate seen so
+        far (see ``TableGeometry.left_area``)."""
+        return self.geometry.left_area(xs, ys, gone, vel, self._dt)
 
     # ----------------------------------------------------------------- rest
-    def _felt(
-        self, x0: int, y0: int, x1: int, y1: int, now: np.ndarray | None = None
-    ) -> np.ndarray | None:
-        """The felt in the full-resolution window [y0:y1, x0:x1] as it was before the throw
-        (``now``: the window of the rest frame, to see through a hand in the frame before)."""
-        if self._start_image is not None and self._start_image.shape[:2] == (
-            self._size[1],
-            self._size[0],
-        ):
-            # the felt just before the throw, at full resolution (a textured wall or felt
-            # would not survive the small background's upscaling)
-            felt = self._start_image[y0:y1, x0:x1]
-            if self._hand_seen and self._bg8 is not None and now is not None:
-                # the hand that threw was in that frame, or its shadow: where that frame differs
-                # from the background (over more than a texture's edge) and the rest frame does
-                # not, the felt shows again at rest: take the rest frame there
-                bg = self._felt_model(x0, y0, x1, y1)
-                hand = cv2.bitwise_and(self._diff(felt, bg), cv2.bitwise_not(self._diff(now, bg)))
-                hand = cv2.morphologyEx(hand, cv2.MORPH_OPEN, self._open5)
-                if cv2.countNonZero(hand):
-                    felt = felt.copy()
-                    felt[hand > 0] = now[hand > 0]
-            return felt
-        if self._bg8 is None:
-            return None
-        return self._felt_model(x0, y0, x1, y1)
-
-    def _felt_model(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
-        """The background model (idle felt, work resolution) upscaled to the window."""
-        s = self._s
-        bx0, by0 = x0 // s, y0 // s
-        bx1 = min(self._wsize[0], -(-x1 // s) + 1)
-        by1 = min(self._wsize[1], -(-y1 // s) + 1)
-        bg = cv2.resize(
-            self._bg8[by0:by1, bx0:bx1],
-            ((bx1 - bx0) * s, (by1 - by0) * s),
-            interpolation=cv2.INTER_LINEAR,
-        )
-        ox, oy = x0 - bx0 * s, y0 - by0 * s
-        return bg[oy : oy + (y1 - y0), ox : ox + (x1 - x0)]
-
-    def _die_mask(self, roi: np.ndarray, bg: np.ndarray, x0: int, y0: int):
-        """Pixels of a window (origin x0, y0) that dice cover: changed since before the throw,
-        not the felt darkened evenly (a shadow), not well beyond the wall line. Returns the mask
-        and the window's pixel coordinates (xx, yy)."""
-        die = self._die
-        mask = self._diff(roi, bg)
-        # the felt darkened evenly is the die's shadow, not the die: cast by the lamp to any
-        # side, it would shift the silhouette the cocked cues compare with the top face
-        ratio = (roi.astype(np.float32) + 8.0) / (bg.astype(np.float32) + 8.0)
-        lo, hi = ratio.min(axis=2), ratio.max(axis=2)
-        mask[(hi < 0.92) & (lo > 0.3) & (hi - lo < 0.15)] = 0
-        h, w = roi.shape[:2]
-        yy, xx = np.mgrid[y0 : y0 + h, x0 : x0 + w]
-        # The die hides the wall's foot and shades it: pixels well beyond the wall line are not
-        # the die's top (they would drag the box onto the wall).
-        d_wall = (xx - self._wall_p[0]) * self._wall_n[0] + (yy - self._wall_p[1]) * self._wall_n[1]
-        mask[d_wall < -0.35 * die] = 0
-        return mask, xx, yy
-
-    def _rest_box(self, frame: np.ndarray, tr: _Track, others: list[_Track]):
-        """The die's rotated rectangle on the full-resolution rest frame."""
-        die = self._die
-        h, w = frame.shape[:2]
-        cx, cy = tr.last
-        r = int(die * 1.1) + 2
-        x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
-        x1, y1 = min(w, int(cx) + r + 1), min(h, int(cy) + r + 1)
-        if x1 - x0 < 3 or y1 - y0 < 3:
-            return ((cx, cy), (die, die), 0.0), 1.0
-        roi = frame[y0:y1, x0:x1]
-        bg = self._felt(x0, y0, x1, y1, roi)
-        if bg is None or bg.shape != roi.shape:
-            return ((cx, cy), (die, die), 0.0), 1.0
-        mask, xx, yy = self._die_mask(roi, bg, x0, y0)
-        # pixels nearer another die belong to it (dice that touch)
-        if others:
-            mine = (xx - cx) ** 2 + (yy - cy) ** 2
-            for o in others:
-                ox_, oy_ = o.last
-                if math.hypot(ox_ - cx, oy_ - cy) < 2 * die:
-                    mask[((xx - ox_) ** 2 + (yy - oy_) ** 2) < mine] = 0
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-        n, lab, st, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        if n < 2:
-            return ((cx, cy), (die, die), 0.0), 1.0
-        k = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
-        ys, xs = np.nonzero(lab == k)
-        pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
-        box = cv2.minAreaRect(pts)
-        (bw, bh) = box[1]
-        squareness = max(bw, bh) / max(1.0, min(bw, bh))
-        return (
-            (float(box[0][0]), float(box[0][1])),
-            (float(bw), float(bh)),
-            float(box[2]),
-        ), squareness
-
-    def _pair_reach(self, frame: np.ndarray, top_a, top_b) -> tuple[float, float]:
-        """For two dice lying close, top faces centred at ``top_a`` and ``top_b``: how far (die
-        edges) each die's silhouette reaches past its top face toward the other, beyond what a
-        flat die shows there.
-
-        A die leaning on another tips its top away from it and shows the face that was against
-        it, between the two tops. Each die's silhouette is the pixels changed since before the
-        throw (shadows left out) nearer its top than the other's, within a die edge of it; its
-        centroid past the top along the line to the other is the reach. A flat die's silhouette
-        reaches ``pair_perspective`` die edges past its top away from the wall already (a camera
-        tilted toward the wall sees its front faces below its top): that is taken off, else of
-        two dice one behind the other the front one would look like the leaning one.
-        """
-        die = self._die
-        h, w = frame.shape[:2]
-        (ax, ay), (bx, by) = top_a, top_b
-        r = int(die * 1.1) + 2
-        x0, y0 = max(0, int(min(ax, bx)) - r), max(0, int(min(ay, by)) - r)
-        x1, y1 = min(w, int(max(ax, bx)) + r + 1), min(h, int(max(ay, by)) + r + 1)
-        dist = math.hypot(bx - ax, by - ay)
-        if x1 - x0 < 3 or y1 - y0 < 3 or dist < 1:
-            return 0.0, 0.0
-        roi = frame[y0:y1, x0:x1]
-        bg = self._felt(x0, y0, x1, y1, roi)
-        if bg is None or bg.shape != roi.shape:
-            return 0.0, 0.0
-        mask, xx, yy = self._die_mask(roi, bg, x0, y0)
-        on = mask > 0
-        xs, ys = xx[on].astype(np.float32), yy[on].astype(np.float32)
-        ux, uy = (bx - ax) / dist, (by - ay) / dist
-        # along the line from a to b, and across it
-        along = (xs - ax) * ux + (ys - ay) * uy
-        across = -(xs - ax) * uy + (ys - ay) * ux
-        flat = self.settings.pair_perspective * (self._wall_n[0] * ux + self._wall_n[1] * uy)
-        out = []
-        for near, sign in ((along, 1.0), (dist - along, -1.0)):
-            # pixels nearer this die's top than the other's, within a die edge of it
-            mine = (near < 0.5 * dist) & (near * near + across * across < die * die)
-            if not mine.any():
-                out.append(0.0)
-                continue
-            # the centroid's reach toward the other, less a flat die's (its front faces, seen
-            # away from the wall, reach toward the other by sign * flat die edges)
-            out.append(float(near[mine].mean()) / die - sign * flat)
-        return out[0], out[1]
-
-    def _lean_scores(self, frame: np.ndarray, rd, rj) -> tuple[float, float]:
-        """How much each die of a close pair (readings rd, rj) looks like the one leaning on the
-        other: the reader's belief that it leans (``cocked_share``), less ``pair_conf_weight``
-        times its confidence in the face (a tilted face reads less surely), plus
-        ``pair_reach_weight`` times its silhouette's reach toward the other (``_pair_reach``)."""
-        st = self.settings
-        reach = self._pair_reach(frame, rd.center, rj.center)
-        scores = []
-        for r, k in zip((rd, rj), reach, strict=True):
-            conf = float(getattr(r, "confidence", 0.0))
-            scores.append(_share(r) - st.pair_conf_weight * conf + st.pair_reach_weight * k)
-        return scores[0], scores[1]
-
-    def _leans_on_wall(self, box, reading) -> bool:
-        """The wall cue: whether a resting die leans on the back wall.
-
-        With the reader's top-face centre: a die at the wall (its silhouette's centre within
-        ``wall_near`` die edges of the wall line) whose top face does not sit wall-ward of its
-        silhouette. A flat die shows, besides its top, only its faces turned to the camera, so
-        its top lies on the wall side of its silhouette; a die leaning on the wall has its top
-        tipped away from the wall and shows the face that was against it, on the wall side.
-        Without a reading: a silhouette closer to the wall than a flat die's can be
-        (``wall_lean``)."""
-        st = self.settings
-        (cx, cy), _, _ = box
-        d_wall, u_wall = self._wall_distance(cx, cy)
-        if not -0.02 <= u_wall <= 1.02:
-            return False
-        top = getattr(reading, "center", None)
-        if top is None:
-            return d_wall < st.wall_lean * self._die
-        d_top, _ = self._wall_distance(float(top[0]), float(top[1]))
-        # The reader's belief that it leans weighs in (a top barely wall-ward of the silhouette:
-        # a die leaning steeply, or a flat one seen nearly from above, is judged by the face),
-        # and so does the silhouette's distance to the wall (a leaning die's reaches closer to
-        # the wall than a flat one's can).
-        shift = (
-            (d_top - d_wall) / self._die
-            + st.wall_share_weight * _share(reading)
-            - st.wall_distance_weight * d_wall / self._die
-        )
-        return d_wall < st.wall_near * self._die and shift > -st.wall_top_shift
-
-    def _is_ghost(self, tr: _Track, work: np.ndarray) -> bool:
+    def _is_ghost(self, tr: DieTrack, work: np.ndarray) -> bool:
         """A still blob that is the background's fault: a die that lay there when the
         background was learnt and has since been picked up. The felt is now where the die was,
         so the background patch shows more contrast (pips, edges) than the frame does."""
@@ -1163,58 +733,13 @@ class ThrowTracker:
             return False
         return float(bg.std(axis=0).sum()) > 1.5 * float(cur.std(axis=0).sum())
 
-    def _heal(self, tr: _Track, work: np.ndarray) -> None:
+    def _heal(self, tr: DieTrack, work: np.ndarray) -> None:
         """Take the frame as the background where a ghost was."""
         x, y, w, h = tr.bbox
         x0, y0 = max(0, x - 2), max(0, y - 2)
         x1, y1 = x + w + 2, y + h + 2
         self._bg[y0:y1, x0:x1] = work[y0:y1, x0:x1]
         self._bg8[y0:y1, x0:x1] = work[y0:y1, x0:x1]
-
-    def _pairs(
-        self, frame: np.ndarray, boxes: list, readings: list, on_wall: list[bool]
-    ) -> dict[int, bool]:
-        """The pair cue: of two resting dice closer than ``pair_lean`` die edges (silhouette
-        centres) one is taken to lean on the other. Returns, for each die of such a pair,
-        whether it is the leaning one: the one the wall cue finds leaning on the wall (that
-        explains the pair: the other lies flat beside it), else the one with the higher
-        ``_lean_scores`` (with readings; none if neither scores above ``pair_min_score``), else
-        the one whose silhouette is larger (its side as well as its top).
-        """
-        out: dict[int, bool] = {}
-        for i, j in itertools.combinations(range(len(boxes)), 2):
-            (xi, yi), (wi, hi), _ = boxes[i]
-            (xj, yj), (wj, hj), _ = boxes[j]
-            if math.hypot(xj - xi, yj - yi) >= self.settings.pair_lean * self._die:
-                continue
-            ri = readings[i] if i < len(readings) else None
-            rj = readings[j] if j < len(readings) else None
-            if on_wall[i] or on_wall[j]:
-                si, sj = float(on_wall[i]), float(on_wall[j])
-            elif ri is not None and rj is not None:
-                si, sj = self._lean_scores(frame, ri, rj)
-                if max(si, sj) <= self.settings.pair_min_score:
-                    continue  # neither shows a sign of leaning: two flat dice lying close
-            else:
-                si, sj = wi * hi, wj * hj
-            if si == sj and on_wall[i]:  # both on the wall: each leans on it
-                out[i] = out[j] = True
-                continue
-            lean, flat = (i, j) if si > sj else (j, i)
-            out[lean] = True
-            out.setdefault(flat, False)
-        return out
-
-    def _flat_value(self, reading) -> int | None:
-        """The value of a die the reader flagged cocked (so left unread) that the pair cue finds
-        lying flat: its ``best_face`` when the reader's ``confidence`` in it is at least its
-        ``min_confidence`` (the bar a value must pass anyway), else None (the operator gives
-        it, R-I2). A reader without ``best_face`` or ``min_confidence`` leaves it unread."""
-        face = getattr(reading, "best_face", None)
-        floor = getattr(self.reader, "min_confidence", None)
-        if face is None or floor is None:
-            return None
-        return int(face) if float(reading.confidence) >= float(floor) else None
 
     def _observe(
         self, frame: np.ndarray, work: np.ndarray, t: float, index: int | None = None
@@ -1240,9 +765,18 @@ class ThrowTracker:
         # pieces of something else (a shadow's edge, a hand).
         gone.sort(key=lambda tr: len(tr.xs), reverse=True)
         gone = gone[: max(0, self.settings.expected_dice - len(found))]
+        silhouettes = RestSilhouettes(
+            self.geometry,
+            self._start_image,
+            self._bg8,
+            self._s,
+            self._size,
+            self._hand_seen,
+            self.settings.diff_threshold,
+        )
         boxes, shapes = [], []
         for tr in found:
-            box, squareness = self._rest_box(frame, tr, [o for o in found if o is not tr])
+            box, squareness = silhouettes.rest_box(frame, tr, [o for o in found if o is not tr])
             boxes.append(box)
             shapes.append(squareness)
         readings: list[Any] = []
@@ -1254,42 +788,21 @@ class ThrowTracker:
                 (c, (min(max(w, lo), hi), min(max(h, lo), hi)), a) for c, (w, h), a in boxes
             ]
             readings = list(self.reader.read_at(frame, sized))
-        walls = [
-            self._leans_on_wall(boxes[i], readings[i] if i < len(readings) else None)
-            for i in range(len(found))
-        ]
-        paired = self._pairs(frame, boxes, readings, walls) if self.settings.geometric_cocked else {}
-        values = [None if rd is None else rd.value for rd in readings]
-        if self.settings.geometric_cocked and readings:
-            # the flat partner of a leaning die, which the reader flagged (and so did not read)
-            for i, lean in paired.items():
-                if (
-                    not lean
-                    and i < len(readings)
-                    and readings[i].cocked
-                    and _share(readings[i]) < self.settings.pair_keep_share
-                ):
-                    values[i] = self._flat_value(readings[i])
+        values, cocked = judge_cocked(
+            silhouettes, self.settings, self.reader, frame, boxes, readings
+        )
         dice: list[DieObservation] = []
         for i, tr in enumerate(found):
             rd = readings[i] if i < len(readings) else None
             cx, cy = boxes[i][0]
-            if self.settings.geometric_cocked and i in paired:
-                # one of a close pair leans (on the other, or on the wall): the pair cue says
-                # which, over the reader's flag (it judges each die alone and often flags the
-                # flat partner too) unless the reader is all but sure
-                cocked = paired[i] or _share(rd) >= self.settings.pair_keep_share
-            else:
-                geo = self.settings.geometric_cocked and walls[i]
-                cocked = (rd is not None and rd.cocked) or geo
             dice.append(
                 DieObservation(
                     value=values[i] if i < len(values) else None,
                     confidence=0.0 if rd is None else float(rd.confidence),
-                    cocked=bool(cocked),
+                    cocked=cocked[i],
                     hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys),
                     left_area=self.left_area(tr.xs, tr.ys, False),
-                    at_rest_in_area=self._inside(cx, cy),
+                    at_rest_in_area=self.geometry.inside(cx, cy),
                     center=(cx, cy),
                     track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
                     moved=tr.moved or tr.from_hand or not tr.was_resting,

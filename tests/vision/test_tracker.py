@@ -16,6 +16,8 @@ import pytest
 from tablectl.cli import main
 from tests.vision.tracker_synth import CAL, DIE, WALL_Y, SynthDie, background, draw_die, throw
 from vision.calibration import Calibration
+from vision.cocked_cues import leans_on_wall
+from vision.throw_geometry import TableGeometry
 from vision.tracker import ThrowTracker, TrackerSettings, choose_scale
 
 
@@ -432,36 +434,38 @@ def test_wall_cue_asks_where_the_top_face_sits_in_the_silhouette():
     """A flat die at the wall shows its front faces below its top (the top is wall-ward of the
     silhouette's centre); a die leaning on the wall shows the face that was against it above
     its top (the top is not wall-ward): only the second is cocked."""
-    tracker = ThrowTracker(CAL)
+    geometry, settings = TableGeometry(CAL), TrackerSettings()
     box = ((300.0, WALL_Y + 0.35 * DIE), (DIE, 1.2 * DIE), 0.0)
     flat_top = _reading((300.0, WALL_Y + 0.2 * DIE))
     leaning_top = _reading((300.0, WALL_Y + 0.38 * DIE))
-    assert not tracker._leans_on_wall(box, flat_top)
-    assert tracker._leans_on_wall(box, leaning_top)
+    assert not leans_on_wall(geometry, settings, box, flat_top)
+    assert leans_on_wall(geometry, settings, box, leaning_top)
     far = ((300.0, WALL_Y + 2 * DIE), (DIE, 1.2 * DIE), 0.0)  # not at the wall: no wall cue
-    assert not tracker._leans_on_wall(far, _reading((300.0, WALL_Y + 2.1 * DIE)))
+    assert not leans_on_wall(geometry, settings, far, _reading((300.0, WALL_Y + 2.1 * DIE)))
     # without a reading: only a silhouette closer to the wall than a flat die's can be
-    assert tracker._leans_on_wall(((300.0, WALL_Y + 0.3 * DIE), (DIE, DIE), 0.0), None)
-    assert not tracker._leans_on_wall(((300.0, WALL_Y + 0.5 * DIE), (DIE, DIE), 0.0), None)
+    close = ((300.0, WALL_Y + 0.3 * DIE), (DIE, DIE), 0.0)
+    assert leans_on_wall(geometry, settings, close, None)
+    apart = ((300.0, WALL_Y + 0.5 * DIE), (DIE, DIE), 0.0)
+    assert not leans_on_wall(geometry, settings, apart, None)
 
 
 def test_wall_cue_weighs_the_distance_to_the_wall_and_the_readers_belief_if_asked():
     """A top only a little wall-ward of the silhouette (a steep lean, or a flat die seen from
     nearly above) is judged by how near the wall the silhouette reaches (a leaning die's nearer
     than a flat one's can) and, with ``wall_share_weight``, by the reader's cocked_share."""
-    tracker = ThrowTracker(CAL)
+    geometry, settings = TableGeometry(CAL), TrackerSettings()
     near = ((300.0, WALL_Y + 0.35 * DIE), (DIE, 1.2 * DIE), 0.0)
-    assert tracker._leans_on_wall(near, _reading((300.0, WALL_Y + 0.26 * DIE), share=0.05))
+    steep_top = _reading((300.0, WALL_Y + 0.26 * DIE), share=0.05)
+    assert leans_on_wall(geometry, settings, near, steep_top)
     # the same top-to-silhouette shift, the silhouette farther from the wall: a flat die
     farther = ((300.0, WALL_Y + 0.5 * DIE), (DIE, 1.2 * DIE), 0.0)
-    assert not tracker._leans_on_wall(farther, _reading((300.0, WALL_Y + 0.41 * DIE), share=0.05))
+    flat_top = _reading((300.0, WALL_Y + 0.41 * DIE), share=0.05)
+    assert not leans_on_wall(geometry, settings, farther, flat_top)
     # the reader's belief, weighed in (the weights tuned for an earlier reader)
-    weighed = ThrowTracker(
-        CAL, settings=TrackerSettings(wall_share_weight=0.1, wall_top_shift=0.135, wall_near=0.5)
-    )
+    weighed = TrackerSettings(wall_share_weight=0.1, wall_top_shift=0.135, wall_near=0.5)
     top = (300.0, WALL_Y + 0.26 * DIE)
-    assert not weighed._leans_on_wall(near, _reading(top, share=0.05))
-    assert weighed._leans_on_wall(near, _reading(top, share=0.5))
+    assert not leans_on_wall(geometry, weighed, near, _reading(top, share=0.05))
+    assert leans_on_wall(geometry, weighed, near, _reading(top, share=0.5))
 
 
 FLAT_FRONT = 0.3  # a flat die's front face as the tilted camera sees it, in die edges

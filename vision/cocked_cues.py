@@ -1,0 +1,245 @@
+"""Whether a resting die is cocked, judged by geometry (``TrackerSettings.geometric_cocked``) as
+well as by the reader, once per throw on the full-resolution rest frame, from where the top
+face (the reader's centre) sits in the die's silhouette: a flat die seen by a camera tilted
+toward the back wall shows only its faces turned to the camera besides its top, so its top
+lies on the wall side of its silhouette.
+
+- The wall cue (``leans_on_wall``): a die at the wall whose top does not (its top tipped away
+  from the wall, the face that was against the wall showing) leans on the wall; the reader's
+  graded belief (``cocked_share``) decides the close calls.
+- The pair cue (``pairs``): of two dice lying closer than flat dice usually do, one leans on
+  the other (a die comes to rest tilted only against something). If the wall cue finds one of
+  them leaning on the wall, that explains the pair. Else the leaning one is the one scoring
+  higher on: the reader's ``cocked_share`` (it saw the faces), less its confidence in the face
+  (a tilted face reads less surely), plus how far its silhouette reaches past its top toward
+  the other beyond a flat die's reach there (it tips its top away and shows the face that was
+  against the other).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.die_silhouette import RestSilhouettes
+from vision.throw_geometry import TableGeometry
+
+if TYPE_CHECKING:
+    from vision.tracker import TrackerSettings
+
+
+def cocked_share(reading) -> float:
+    """A reading's belief that the die leans (0..1): ``cocked_share``, else its flag; 0 without
+    a reading."""
+    if reading is None:
+        return 0.0
+    share = getattr(reading, "cocked_share", None)
+    if share is None:  # a reader without a graded belief
+        return 1.0 if reading.cocked else 0.0
+    return float(share)
+
+
+def leans_on_wall(geometry: TableGeometry, settings: TrackerSettings, box, reading) -> bool:
+    """The wall cue: whether a resting die (its rotated box on the rest frame, its reading or
+    None) leans on the back wall.
+
+    With the reader's top-face centre: a die at the wall (its silhouette's centre within
+    ``wall_near`` die edges of the wall line) whose top face does not sit wall-ward of its
+    silhouette. A flat die shows, besides its top, only its faces turned to the camera, so
+    its top lies on the wall side of its silhouette; a die leaning on the wall has its top
+    tipped away from the wall and shows the face that was against it, on the wall side.
+    Without a reading: a silhouette closer to the wall than a flat die's can be
+    (``wall_lean``)."""
+    st = settings
+    die = geometry.die
+    (cx, cy), _, _ = box
+    d_wall, u_wall = geometry.wall_distance(cx, cy)
+    if not -0.02 <= u_wall <= 1.02:
+        return False
+    top = getattr(reading, "center", None)
+    if top is None:
+        return d_wall < st.wall_lean * die
+    d_top, _ = geometry.wall_distance(float(top[0]), float(top[1]))
+    # The reader's belief that it leans weighs in (a top barely wall-ward of the silhouette:
+    # a die leaning steeply, or a flat one seen nearly from above, is judged by the face),
+    # and so does the silhouette's distance to the wall (a leaning die's reaches closer to
+    # the wall than a flat one's can).
+    shift = (
+        (d_top - d_wall) / die
+        + st.wall_share_weight * cocked_share(reading)
+        - st.wall_distance_weight * d_wall / die
+    )
+    return d_wall < st.wall_near * die and shift > -st.wall_top_shift
+
+
+def pair_reach(
+    silhouettes: RestSilhouettes, settings: TrackerSettings, frame: np.ndarray, top_a, top_b
+) -> tuple[float, float]:
+    """For two dice lying close, top faces centred at ``top_a`` and ``top_b``: how far (die
+    edges) each die's silhouette reaches past its top face toward the other, beyond what a
+    flat die shows there.
+
+    A die leaning on another tips its top away from it and shows the face that was against
+    it, between the two tops. Each die's silhouette is the pixels changed since before the
+    throw (shadows left out) nearer its top than the other's, within a die edge of it; its
+    centroid past the top along the line to the other is the reach. A flat die's silhouette
+    reaches ``pair_perspective`` die edges past its top away from the wall already (a camera
+    tilted toward the wall sees its front faces below its top): that is taken off, else of
+    two dice one behind the other the front one would look like the leaning one.
+    """
+    geo = silhouettes.geometry
+    die = geo.die
+    h, w = frame.shape[:2]
+    (ax, ay), (bx, by) = top_a, top_b
+    r = int(die * 1.1) + 2
+    x0, y0 = max(0, int(min(ax, bx)) - r), max(0, int(min(ay, by)) - r)
+    x1, y1 = min(w, int(max(ax, bx)) + r + 1), min(h, int(max(ay, by)) + r + 1)
+    dist = math.hypot(bx - ax, by - ay)
+    if x1 - x0 < 3 or y1 - y0 < 3 or dist < 1:
+        return 0.0, 0.0
+    roi = frame[y0:y1, x0:x1]
+    bg = silhouettes.felt(x0, y0, x1, y1, roi)
+    if bg is None or bg.shape != roi.shape:
+        return 0.0, 0.0
+    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0)
+    on = mask > 0
+    xs, ys = xx[on].astype(np.float32), yy[on].astype(np.float32)
+    ux, uy = (bx - ax) / dist, (by - ay) / dist
+    # along the line from a to b, and across it
+    along = (xs - ax) * ux + (ys - ay) * uy
+    across = -(xs - ax) * uy + (ys - ay) * ux
+    flat = settings.pair_perspective * (geo.wall_n[0] * ux + geo.wall_n[1] * uy)
+    out = []
+    for near, sign in ((along, 1.0), (dist - along, -1.0)):
+        # pixels nearer this die's top than the other's, within a die edge of it
+        mine = (near < 0.5 * dist) & (near * near + across * across < die * die)
+        if not mine.any():
+            out.append(0.0)
+            continue
+        # the centroid's reach toward the other, less a flat die's (its front faces, seen
+        # away from the wall, reach toward the other by sign * flat die edges)
+        out.append(float(near[mine].mean()) / die - sign * flat)
+    return out[0], out[1]
+
+
+def lean_scores(
+    silhouettes: RestSilhouettes, settings: TrackerSettings, frame: np.ndarray, rd, rj
+) -> tuple[float, float]:
+    """How much each die of a close pair (readings rd, rj) looks like the one leaning on the
+    other: the reader's belief that it leans (``cocked_share``), less ``pair_conf_weight``
+    times its confidence in the face (a tilted face reads less surely), plus
+    ``pair_reach_weight`` times its silhouette's reach toward the other (``pair_reach``)."""
+    st = settings
+    reach = pair_reach(silhouettes, settings, frame, rd.center, rj.center)
+    scores = []
+    for r, k in zip((rd, rj), reach, strict=True):
+        conf = float(getattr(r, "confidence", 0.0))
+        scores.append(cocked_share(r) - st.pair_conf_weight * conf + st.pair_reach_weight * k)
+    return scores[0], scores[1]
+
+
+def pairs(
+    silhouettes: RestSilhouettes,
+    settings: TrackerSettings,
+    frame: np.ndarray,
+    boxes: list,
+    readings: list,
+    on_wall: list[bool],
+) -> dict[int, bool]:
+    """The pair cue: of two resting dice closer than ``pair_lean`` die edges (silhouette
+    centres) one is taken to lean on the other. Returns, for each die of such a pair,
+    whether it is the leaning one: the one the wall cue finds leaning on the wall (that
+    explains the pair: the other lies flat beside it), else the one with the higher
+    ``lean_scores`` (with readings; none if neither scores above ``pair_min_score``), else
+    the one whose silhouette is larger (its side as well as its top).
+    """
+    die = silhouettes.geometry.die
+    out: dict[int, bool] = {}
+    for i, j in itertools.combinations(range(len(boxes)), 2):
+        (xi, yi), (wi, hi), _ = boxes[i]
+        (xj, yj), (wj, hj), _ = boxes[j]
+        if math.hypot(xj - xi, yj - yi) >= settings.pair_lean * die:
+            continue
+        ri = readings[i] if i < len(readings) else None
+        rj = readings[j] if j < len(readings) else None
+        if on_wall[i] or on_wall[j]:
+            si, sj = float(on_wall[i]), float(on_wall[j])
+        elif ri is not None and rj is not None:
+            si, sj = lean_scores(silhouettes, settings, frame, ri, rj)
+            if max(si, sj) <= settings.pair_min_score:
+                continue  # neither shows a sign of leaning: two flat dice lying close
+        else:
+            si, sj = wi * hi, wj * hj
+        if si == sj and on_wall[i]:  # both on the wall: each leans on it
+            out[i] = out[j] = True
+            continue
+        lean, flat = (i, j) if si > sj else (j, i)
+        out[lean] = True
+        out.setdefault(flat, False)
+    return out
+
+
+def flat_value(reading, reader) -> int | None:
+    """The value of a die the reader flagged cocked (so left unread) that the pair cue finds
+    lying flat: its ``best_face`` when the reader's ``confidence`` in it is at least its
+    ``min_confidence`` (the bar a value must pass anyway), else None (the operator gives
+    it, R-I2). A reader without ``best_face`` or ``min_confidence`` leaves it unread."""
+    face = getattr(reading, "best_face", None)
+    floor = getattr(reader, "min_confidence", None)
+    if face is None or floor is None:
+        return None
+    return int(face) if float(reading.confidence) >= float(floor) else None
+
+
+def judge_cocked(
+    silhouettes: RestSilhouettes,
+    settings: TrackerSettings,
+    reader,
+    frame: np.ndarray,
+    boxes: list,
+    readings: list,
+) -> tuple[list, list[bool]]:
+    """The values and the cocked flags of the dice at rest (their rotated ``boxes`` on the rest
+    ``frame``, the reader's ``readings`` of them, maybe fewer or none).
+
+    Returns the values, one per reading (the reading's, or for the flat partner of a leaning
+    die that the reader flagged, ``flat_value``), and one cocked flag per box: the reader's
+    flag or, with ``geometric_cocked``, the wall cue; for a die of a close pair the pair cue
+    says which leans, over the reader's flag (it judges each die alone and often flags the
+    flat partner too) unless the reader is all but sure (``pair_keep_share``)."""
+    geometry = silhouettes.geometry
+    walls = [
+        leans_on_wall(geometry, settings, boxes[i], readings[i] if i < len(readings) else None)
+        for i in range(len(boxes))
+    ]
+    paired = (
+        pairs(silhouettes, settings, frame, boxes, readings, walls)
+        if settings.geometric_cocked
+        else {}
+    )
+    values = [None if rd is None else rd.value for rd in readings]
+    if settings.geometric_cocked and readings:
+        # the flat partner of a leaning die, which the reader flagged (and so did not read)
+        for i, lean in paired.items():
+            if (
+                not lean
+                and i < len(readings)
+                and readings[i].cocked
+                and cocked_share(readings[i]) < settings.pair_keep_share
+            ):
+                values[i] = flat_value(readings[i], reader)
+    cocked = []
+    for i in range(len(boxes)):
+        rd = readings[i] if i < len(readings) else None
+        if settings.geometric_cocked and i in paired:
+            # one of a close pair leans (on the other, or on the wall): the pair cue says
+            # which, over the reader's flag unless the reader is all but sure
+            flag = paired[i] or cocked_share(rd) >= settings.pair_keep_share
+        else:
+            geo = settings.geometric_cocked and walls[i]
+            flag = (rd is not None and rd.cocked) or geo
+        cocked.append(bool(flag))
+    return values, cocked

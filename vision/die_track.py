@@ -1,0 +1,48 @@
+"""One die followed through a throw: where and when it was seen, whether it moved or lay still."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class DieTrack:
+    """One die followed through a throw (positions in full-resolution pixels)."""
+
+    ident: int
+    frames: list[int] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    xs: list[float] = field(default_factory=list)
+    ys: list[float] = field(default_factory=list)
+    still: int = 0  # consecutive frames without motion
+    moved: bool = False
+    was_resting: bool = False  # first seen where a die lay after the previous throw
+    from_hand: bool = False  # first seen coming out from under a hand (thrown, though maybe
+    # seen only once at rest: the hand hid its roll)
+    gone: bool = False
+    bbox: tuple[int, int, int, int] = (0, 0, 0, 0)  # work-res x, y, w, h of its blob
+    area: float = 0.0  # work-res pixel area of its blob (share of a merged blob)
+
+    def add(self, frame: int, t: float, x: float, y: float) -> None:
+        self.frames.append(frame)
+        self.times.append(t)
+        self.xs.append(x)
+        self.ys.append(y)
+
+    @property
+    def last(self) -> tuple[float, float]:
+        return self.xs[-1], self.ys[-1]
+
+    def velocity(self) -> tuple[float, float]:
+        """Full-res pixels per second from the last two sightings."""
+        if len(self.xs) < 2:
+            return 0.0, 0.0
+        dt = self.times[-1] - self.times[-2]
+        if dt <= 0:
+            return 0.0, 0.0
+        return (self.xs[-1] - self.xs[-2]) / dt, (self.ys[-1] - self.ys[-2]) / dt
+
+    def predict(self, t: float) -> tuple[float, float]:
+        vx, vy = self.velocity()
+        dt = t - self.times[-1]
+        return self.xs[-1] + vx * dt, self.ys[-1] + vy * dt
