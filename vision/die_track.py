@@ -19,9 +19,18 @@ class DieTrack:
     was_resting: bool = False  # first seen where a die lay after the previous throw
     from_hand: bool = False  # first seen coming out from under a hand (thrown, though maybe
     # seen only once at rest: the hand hid its roll)
+    entered: bool = False  # first seen just clear of the image's border, where a blob touching
+    # it was the frame before: it came into view, so it was thrown (a die landing near the
+    # shooter's edge may move too little after that to count as moved)
     gone: bool = False
     bbox: tuple[int, int, int, int] = (0, 0, 0, 0)  # work-res x, y, w, h of its blob
     area: float = 0.0  # work-res pixel area of its blob (share of a merged blob)
+
+    @property
+    def came_in(self) -> bool:
+        """Whether it was first seen coming into the view (from under a hand or over the
+        image's border): thrown, however little it moved after."""
+        return self.from_hand or self.entered
 
     def add(self, frame: int, t: float, x: float, y: float) -> None:
         self.frames.append(frame)

@@ -13,7 +13,8 @@ The shooter's hand (and any blob bigger than a few dice) is never a die: no die 
 touching the image's border or within ``hand_birth_margin`` of a hand, so pieces of the hand
 (its edge at the border, its shadow) are not taken for dice, and dice coming out from under
 the hand are taken up as soon as they are clear of it (``from_hand``: thrown, even if the hand
-hid their roll). A hand coming in after the dice rested is a pick-up: the dice of the last
+hid their roll); so are dice first seen just clear of the border where a blob touched it the
+frame before (``entered``: they came into the view). A hand coming in after the dice rested is a pick-up: the dice of the last
 throw may vanish under it (only dice of this throw that moved can be "thrown out of view").
 A hand reaching the dice before ``settle_s`` is over ends the throw on the last frame before it
 came near, if the dice lay still ``hand_rest_s`` by then; else nothing is observed.
@@ -286,6 +287,7 @@ class ThrowTracker:
         self._idle_mask = None
         self._last_t = None
         self._hand_zone = self._hand_prev = None
+        self._border_prev: list[tuple[float, float]] = []
         self._snap = None
 
     def feed(self, timestamp: float, frame: np.ndarray) -> ThrowObservation | None:
@@ -341,6 +343,7 @@ class ThrowTracker:
             self.state = THROW
             self._tracks = []
             self._hand_zone = self._hand_prev = None
+            self._border_prev = []
             self._snap = None
             self._hand_came = False
             self._hand_seen = False  # a hand was in view during this throw
@@ -412,7 +415,7 @@ class ThrowTracker:
         live = [tr for tr in self._tracks if not tr.gone]
         if self.frame_index - self._start_frame > st.max_throw_s / max(self._dt, 1e-3):
             return self._drop()
-        thrown = [tr for tr in live if (tr.moved or tr.from_hand) and not tr.was_resting]
+        thrown = [tr for tr in live if (tr.moved or tr.came_in) and not tr.was_resting]
         if thrown and hand_near(self._hand_zone, live, self._s, self._hand_reach):
             # A hand came to the dice (to pick them up) before they were read: read them on
             # the last frame before it came near, if they lay still long enough by then; a
@@ -432,7 +435,7 @@ class ThrowTracker:
             self._snap = None
         settled = bool(live) and all(tr.still >= settle_frames for tr in live)
         if settled and self._quiet >= min(settle_frames, 3):
-            if not any(tr.moved or tr.from_hand for tr in self._tracks if len(tr.xs) >= 3):
+            if not any(tr.moved or tr.came_in for tr in self._tracks if len(tr.xs) >= 3):
                 return self._drop()
             return self._observe(frame, work, t)
         if not live and self._quiet >= settle_frames:
@@ -622,6 +625,7 @@ class ThrowTracker:
                 tr.area = float(len(sel))
                 tr.gone = False
         # A blob no die claimed: a die coming into view (again) or one more die.
+        border_now: list[tuple[float, float]] = []  # blobs kept from birth by the border
         for b in blobs:
             if b in claims:
                 continue
@@ -630,6 +634,8 @@ class ThrowTracker:
             if near_hand(
                 labels, b, (x, y, w, h), self._hand_zone, self._hand_prev, self._hand_birth
             ):
+                if x <= 0 or y <= 0 or x + w >= wb or y + h >= hb:
+                    border_now.append(((cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5))
                 continue  # a hand's piece, or a die not yet clear of the hand or the border
             bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
             lost = []
@@ -655,6 +661,10 @@ class ThrowTracker:
                     math.hypot(cx * s - rx, cy * s - ry) < 0.5 * self._die
                     for rx, ry in self._rest_dice
                 )
+                # a blob touched the border next to it a frame ago: it came into the view
+                tr.entered = not tr.was_resting and any(
+                    math.hypot(bx - ex, by - ey) < 1.5 * self._die for ex, ey in self._border_prev
+                )
                 tr.from_hand = not tr.was_resting and near_hand(
                     labels,
                     b,
@@ -667,6 +677,7 @@ class ThrowTracker:
             tr.add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
             tr.bbox = (x, y, w, h)
             tr.area = float(a)
+        self._border_prev = border_now
         # Blips (noise, a shadow's edge) that were seen once or twice and vanished are forgotten.
         self._tracks = [
             tr
@@ -756,7 +767,7 @@ class ThrowTracker:
             self._tracks = [tr for tr in self._tracks if tr.frames]
         found = [tr for tr in self._tracks if not tr.gone and len(tr.xs) >= 1]
         found = [tr for tr in found if tr.moved or len(tr.xs) >= 3]
-        for tr in [tr for tr in found if not (tr.moved or tr.from_hand or tr.was_resting)]:
+        for tr in [tr for tr in found if not (tr.moved or tr.came_in or tr.was_resting)]:
             if self._is_ghost(tr, work):
                 self._heal(tr, work)
                 found.remove(tr)
@@ -805,7 +816,7 @@ class ThrowTracker:
                     at_rest_in_area=self.geometry.inside(cx, cy),
                     center=(cx, cy),
                     track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
-                    moved=tr.moved or tr.from_hand or not tr.was_resting,
+                    moved=tr.moved or tr.came_in or not tr.was_resting,
                     box=boxes[i],
                 )
             )

@@ -129,3 +129,17 @@ def test_a_hand_taking_dice_that_barely_rested_makes_no_observation(reader, pick
     phantom "thrown out of view" void)."""
     impatient = TrackerSettings(settle_s=1.5, hand_rest_s=5.0)
     assert _observe(pickup_clip, reader, impatient) == []
+
+
+def test_dice_landing_by_the_shooters_edge_are_a_throw(reader):
+    """A weak throw whose dice come to rest just inside the near edge of the view: no die may be
+    born at the image's border (pieces of a hand are), so each die is first seen a little way
+    in and moves less than half a die after; it came into the view, so it was thrown (once, a
+    throw like this was dropped as 'no die moved' and never ruled)."""
+    clip = simulate_throw(seed=5002, scenario=Scenario.NONE_HITS)
+    h = clip.frames[0][1].shape[0]
+    assert all(d["rest_center"][1] > h - 2.5 * clip.calibration.die_px for d in clip.truth["dice"])
+    (obs,) = _observe(clip, reader)
+    _assert_the_throw_is_read(clip, obs)
+    assert all(d.moved for d in obs.dice)
+    assert rule_throw(obs).kind == "void"  # neither die hit the wall (R-I3)
