@@ -6,14 +6,18 @@ Run it with a SEPARATE venv holding torch (never the project's runtime venv)::
     /work/train-venv/bin/pip install torch==2.13.0 onnx onnxscript numpy opencv-python-headless
     /work/train-venv/bin/python tools/train_reader.py split      # writes vision/models/dice_split.json
     /work/train-venv/bin/python tools/train_reader.py det --steps 6000 --sim 150   # detector
-    /work/train-venv/bin/python tools/train_reader.py cls --epochs 12 --sim 300    # classifier
-    # then fine-tuned (--warm --lr 1e-3) with more simulator stills and simulated throws, e.g.
-    /work/train-venv/bin/python tools/train_reader.py cls --warm --lr 1e-3 --epochs 5 \
-        --sim 300 --sim-seed 33 --throws 1200
-    # more (and some mildly jittered) crops of the many-coloured nell-byler dice:
-    /work/train-venv/bin/python tools/train_reader.py cls --warm-from /work/train-out/cls_v6.pt \
-        --lr 1e-3 --epochs 5 --sim 200 --sim-seed 33 --throws 400 \
-        --set-weight nell-byler=2 --mild 0.3
+    # the shipped classifier (v17): a cold run of the "grid" net, then two warm runs with more
+    # of the many-coloured nell-byler dice, many in their own colours (--mild)
+    T=/work/train-venv/bin/python; O=/work/train-out
+    $T tools/train_reader.py cls --arch grid --epochs 14 --lr 3e-3 --sim 300 --sim-seed 7 \
+        --throws 600 --set-weight nell-byler=2 --mild 0.3 --out $O/cls_v13.onnx
+    $T tools/train_reader.py cls --arch grid --warm-from $O/cls_v13.pt --lr 1e-3 --epochs 6 \
+        --sim 200 --sim-seed 21 --throws 400 --set-weight nell-byler=3 --mild 0.6 \
+        --out $O/cls_v15.onnx
+    $T tools/train_reader.py cls --arch grid --warm-from $O/cls_v15.pt --lr 7e-4 --epochs 4 \
+        --sim 400 --sim-seed 45 --throws 800 --set-weight nell-byler=3 --mild 0.6 --threads 2 \
+        --out $O/cls_v17.onnx
+    cp $O/cls_v17.onnx vision/models/dice_cls.onnx
     /work/train-venv/bin/python tools/train_reader.py tune       # thresholds on the tune part
 
 (``--warm`` starts from /work/train-out/<out stem>.pt; the shipped runs are listed in
@@ -595,7 +599,8 @@ def main(argv=None):
         except ValueError:
             ap.error("--set-weight takes SET=K, e.g. --set-weight nell-byler=2")
         train_cls(a.epochs, sim=a.sim, warm=a.warm or a.warm_from is not None, lr=a.lr,
-                  arch="wide" if a.wide else a.arch, out=a.out, sim_seed=a.sim_seed, throws=a.throws,
+                  arch="wide" if a.wide else a.arch, out=a.out, sim_seed=a.sim_seed,
+                  throws=a.throws,
                   warm_from=a.warm_from, set_weight=weights, mild=a.mild, threads=a.threads)
     elif a.stage == "export-cls":  # the last saved weights of a run stopped early
         import torch
