@@ -143,3 +143,17 @@ def test_dice_landing_by_the_shooters_edge_are_a_throw(reader):
     _assert_the_throw_is_read(clip, obs)
     assert all(d.moved for d in obs.dice)
     assert rule_throw(obs).kind == "void"  # neither die hit the wall (R-I3)
+
+
+def test_a_hand_held_still_before_the_throw_is_not_learnt_as_felt(reader):
+    """The shooter holds the dice still over the table for a second before throwing (the
+    tracker goes idle meanwhile and may learn the hand into its background): the throw after
+    it is still read as the truth has it."""
+    clip = simulate_throw(seed=6001, scenario=Scenario.ONE_HITS, hand=True, after_seconds=AFTER_S)
+    frames = clip.frames
+    hold = clip.truth["hand"]["release_frame"] - 8
+    dt = frames[1][0] - frames[0][0]
+    held = frames[:hold] + [frames[hold]] * 60 + frames[hold:]
+    tracker = ThrowTracker(clip.calibration, reader, annotate=False)
+    (obs,) = [o for i, (_, f) in enumerate(held) if (o := tracker.feed(i * dt, f)) is not None]
+    _assert_the_throw_is_read(clip, obs)
