@@ -178,8 +178,10 @@ def tune(part: str = "tune", model_dir: Path = MODEL_DIR) -> dict:
          "640-wide view), (x/255 - 0.5), dims multiple of 4",
          "output": "4 x H/4 x W/4: centre logit, dx, dy, log(die edge / 4)"})
     meta.setdefault("classifier", {}).update(
-        {"file": "dice_cls.onnx", "input": "40x40 BGR crop, 1.25 die edges, turned square to "
-         "the die (vision/dice_crop.py), (x/255 - 0.5)",
+        {"file": "dice_cls.onnx",
+         "input": f"{reader.crop_px}x{reader.crop_px} BGR crop, {reader.crop_scale:g} die edges, "
+         "turned square to the die (vision/dice_crop.py), (x/255 - 0.5)",
+         "crop_px": reader.crop_px, "crop_scale": reader.crop_scale,
          "classes": ["1", "2", "3", "4", "5", "6", "cocked", "not a die"]})
     meta["split"] = "dice_split.json (by image, seed 2026: held_out never trained or tuned on)"
     meta.setdefault("trained_by", "tools/train_reader.py (torch 2.13, exported to ONNX opset 13, "

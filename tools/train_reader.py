@@ -55,6 +55,16 @@ COCKED, BACKGROUND = 6, 7
 
 cv2.setNumThreads(1)
 
+# The classifier's crop (``--crop-px``, ``--crop-scale``); the runtime reads the same two from
+# dice_reader.json's "classifier" (defaults: vision.dice_crop's CROP_PX and CROP_SCALE).
+CROP = {"px": CROP_PX, "scale": CROP_SCALE}
+
+
+def crop(img, center, size, angle, big: bool = False):
+    """A classifier crop as the runtime cuts it (``big``: twice the side and pixels)."""
+    k = 2 if big else 1
+    return crop_die(img, center, size, angle, out_px=k * CROP["px"], scale=k * CROP["scale"])
+
 
 def log(*a):
     print(time.strftime("%H:%M:%S"), *a, flush=True)
@@ -245,7 +255,7 @@ def cls_net(arch: str = "gap"):
              *cbr(c2, c3), nn.MaxPool2d(2), *cbr(c3, c3)]
     if arch.startswith("grid"):
         # 40 px crop -> 5x5 map after three poolings
-        side = CROP_PX // 8
+        side = CROP["px"] // 8
         return nn.Sequential(*convs, nn.Flatten(), nn.Dropout(0.3),
                              nn.Linear(c3 * side * side, N_CLASSES))
     return nn.Sequential(*convs, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c3, N_CLASSES))
@@ -274,7 +284,7 @@ def die_crop(img, d, rng, jitter=True):
         ang = ang + (rng.normal(0, 5) if rng.random() < 0.8 else rng.uniform(-45, 45))
     else:
         cx, cy, size = d.cx, d.cy, d.size
-    return crop_die(img, (cx, cy), size, ang)
+    return crop(img, (cx, cy), size, ang)
 
 
 def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=None,
@@ -295,14 +305,14 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
             for _ in range(1):
                 j = rng.normal(0, 0.04, 2) * size
                 sz = size * math.exp(rng.uniform(-0.08, 0.08))
-                c = crop_die(img, (cx + j[0], cy + j[1]), sz, die_angle(img, (cx, cy), size))
+                c = crop(img, (cx + j[0], cy + j[1]), sz, die_angle(img, (cx, cy), size))
                 c = np.rot90(c, rng.integers(4))
                 xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
                 ys.append(v - 1)
         for k, cx, cy, size in neg:
             img = data[k][0]
             for _ in range(1):
-                c = crop_die(img, (cx, cy), size * math.exp(rng.uniform(-0.1, 0.1)),
+                c = crop(img, (cx, cy), size * math.exp(rng.uniform(-0.1, 0.1)),
                              die_angle(img, (cx, cy), size))
                 c = np.rot90(c, rng.integers(4))
                 xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
@@ -321,9 +331,9 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
     for _ in range(n_cocked):
         img, d = dice[rng.integers(len(dice))]
         ang = die_angle(img, (d.cx, d.cy), d.size) + rng.uniform(-45, 45)
-        big = crop_die(img, (d.cx, d.cy), d.size, ang, out_px=2 * CROP_PX, scale=2 * CROP_SCALE)
-        sq = squash(big, rng)[CROP_PX // 2 : CROP_PX // 2 + CROP_PX,
-                              CROP_PX // 2 : CROP_PX // 2 + CROP_PX]
+        big = crop(img, (d.cx, d.cy), d.size, ang, big=True)
+        px = CROP["px"]
+        sq = squash(big, rng)[px // 2 : px // 2 + px, px // 2 : px // 2 + px]
         xs.append(colour_jitter(np.ascontiguousarray(sq), rng))
         ys.append(COCKED)
     if extra is not None:
@@ -346,7 +356,7 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
         if any(math.hypot(cx - d.cx, cy - d.cy) < 0.45 * d.size for d in p.dice):
             continue
         ang = rng.uniform(-45, 45) if rng.random() < 0.5 else die_angle(img, (cx, cy), size)
-        c = crop_die(img, (cx, cy), size, ang)
+        c = crop(img, (cx, cy), size, ang)
         xs.append(colour_jitter(c, rng))
         ys.append(BACKGROUND)
     return np.stack(xs), np.array(ys)
@@ -439,7 +449,7 @@ def sim_crops(n_stills: int, rng, seed: int = 7):
             for _ in range(2):
                 j = rng.normal(0, 0.05, 2) * dp
                 sz = dp * math.exp(rng.uniform(-0.12, 0.12))
-                c = crop_die(img, (cx + j[0], cy + j[1]), sz, ang + rng.normal(0, 4))
+                c = crop(img, (cx + j[0], cy + j[1]), sz, ang + rng.normal(0, 4))
                 out.append((c, y))
     return out
 
@@ -470,7 +480,7 @@ def clip_crops(n_throws: int, rng, first_seed: int = 100_000):
             for _ in range(4 if d["cocked"] else 2):
                 j = rng.normal(0, 0.05, 2) * dp
                 sz = dp * math.exp(rng.uniform(-0.12, 0.12))
-                out.append((crop_die(frame, (cx + j[0], cy + j[1]), sz, ang + rng.normal(0, 4)),
+                out.append((crop(frame, (cx + j[0], cy + j[1]), sz, ang + rng.normal(0, 4)),
                             y))
     log(f"simulated throws: {len(out)} crops, {sum(y == COCKED for _, y in out)} cocked")
     return out
@@ -532,7 +542,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         torch.save(net.state_dict(), weights)  # each epoch: a long run can be stopped early
     WORK.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), weights)
-    export(net, (1, 3, CROP_PX, CROP_PX), out, dynamic=True)
+    export(net, (1, 3, CROP["px"], CROP["px"]), out, dynamic=True)
 
 
 # ---------------------------------------------------------------- export
@@ -576,6 +586,9 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads for cls")
     ap.add_argument("--sim-seed", type=int, default=7)
     ap.add_argument("--throws", type=int, default=0, help="simulated throws to add")
+    ap.add_argument("--crop-px", type=int, default=CROP_PX, help="classifier crop, pixels")
+    ap.add_argument("--crop-scale", type=float, default=CROP_SCALE,
+                    help="classifier crop side, in die edges")
     ap.add_argument("--arch", choices=ARCHS, default="gap", help="face classifier shape")
     ap.add_argument("--wide", action="store_true", help="same as --arch wide")
     ap.add_argument("--out", type=Path, default=None, help="ONNX file to write")
@@ -587,6 +600,7 @@ def main(argv=None):
     ap.add_argument("--mild", type=float, default=0.0,
                     help="share of photo-die crops with mild colour jitter only (own colours)")
     a = ap.parse_args(argv)
+    CROP.update(px=a.crop_px, scale=a.crop_scale)
     if a.stage == "split":
         SPLIT_FILE.parent.mkdir(parents=True, exist_ok=True)
         SPLIT_FILE.write_text(json.dumps(make_split(), indent=1) + "\n")
@@ -608,7 +622,7 @@ def main(argv=None):
         out = a.out or MODELS / "dice_cls.onnx"
         net = cls_net("wide" if a.wide else a.arch)
         net.load_state_dict(torch.load(WORK / (out.stem + ".pt")))
-        export(net, (1, 3, CROP_PX, CROP_PX), out, dynamic=True)
+        export(net, (1, 3, CROP["px"], CROP["px"]), out, dynamic=True)
     elif a.stage == "tune":
         from reader_tune import tune
 

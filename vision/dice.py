@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice_crop import CROP_PX, crop_die, die_angle
+from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angle
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DET_STRIDE = 4  # detector output cell, in detector-input pixels
@@ -127,6 +127,18 @@ class DiceReader:
         self.heat_threshold = float(t["heat"])
         # crops classified per die (1, 2 or 4 quarter-turned views, averaged)
         self.views = int(t.get("views", 1))
+        # the classifier's crop: pixels, and its side in die edges (as it was trained)
+        cls = self.meta.get("classifier", {})
+        self.crop_px = int(cls.get("crop_px", CROP_PX))
+        self.crop_scale = float(cls.get("crop_scale", CROP_SCALE))
+        try:  # a crop size the classifier was not made for fails here, not on the first throw
+            self._softmax([np.zeros((self.crop_px, self.crop_px, 3), np.uint8)])
+        except cv2.error:
+            raise ReaderError(
+                f"the face classifier in {d} does not take {self.crop_px}x{self.crop_px} crops: "
+                f"set \"crop_px\" under \"classifier\" in {meta_path} to the size it was "
+                "trained on (tools/train_reader.py --crop-px)"
+            ) from None
 
     # ------------------------------------------------------------------ detector
 
@@ -166,7 +178,7 @@ class DiceReader:
         for cx, cy, size in dice:
             a = die_angle(frame, (cx, cy), size)
             angles.append(a)
-            crops.append(crop_die(frame, (cx, cy), size, a))
+            crops.append(crop_die(frame, (cx, cy), size, a, self.crop_px, self.crop_scale))
         p = self._softmax(crops)
         if self.views > 1:
             # borderline dice only: the same crop turned by quarter turns, averaged (steadies a
@@ -181,7 +193,7 @@ class DiceReader:
         return angles, p
 
     def _softmax(self, crops: list[np.ndarray]) -> np.ndarray:
-        blob = cv2.dnn.blobFromImages(crops, 1 / 255.0, (CROP_PX, CROP_PX),
+        blob = cv2.dnn.blobFromImages(crops, 1 / 255.0, (self.crop_px, self.crop_px),
                                       mean=(127.5, 127.5, 127.5))
         self._cls.setInput(blob)
         logits = self._cls.forward().astype(np.float64)

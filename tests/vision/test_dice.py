@@ -258,3 +258,21 @@ def test_reading_to_dict_is_json_shaped(reader):
     d = reader.find(frame)[0].to_dict()
     assert set(d) == {"value", "center", "confidence", "cocked", "box"}
     assert 0.0 <= d["confidence"] <= 1.0 and len(d["center"]) == 2
+
+
+def test_models_without_their_crop_size_are_refused_at_load(tmp_path):
+    """dice_reader.json names the classifier's crop; a size the model does not take is a clear
+    error when the reader loads (naming the setting), not a crash on the first throw."""
+    import json
+    import shutil
+
+    from vision.dice import MODEL_DIR
+
+    for f in ("dice_det.onnx", "dice_cls.onnx", "dice_reader.json"):
+        shutil.copy(MODEL_DIR / f, tmp_path / f)
+    meta = json.loads((tmp_path / "dice_reader.json").read_text())
+    assert DiceReader(tmp_path).crop_px == meta["classifier"]["crop_px"]
+    meta["classifier"]["crop_px"] += 8
+    (tmp_path / "dice_reader.json").write_text(json.dumps(meta))
+    with pytest.raises(ReaderError, match="crop_px"):
+        DiceReader(tmp_path)
