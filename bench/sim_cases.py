@@ -18,7 +18,6 @@ the dice up. Prints per case what the table would need and what the tracker give
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 import time
 from collections import Counter
@@ -27,13 +26,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "bench"))
+
+from tracker import CASES, match, pct, truth_ruling  # noqa: E402  (bench/tracker.py)
+
 from tablectl.rulings import rule_throw  # noqa: E402
 from vision.tracker import ThrowTracker  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("bench_tracker", ROOT / "bench" / "tracker.py")
-_bt = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_bt)
-CASES, match, truth_ruling = _bt.CASES, _bt.match, _bt.truth_ruling
 AFTER_S = 1.0  # seconds filmed after the dice rest and the hand has left
 
 
@@ -92,10 +91,6 @@ def count_money(stats: Counter, prefix: str, truth: dict, observations: list, ob
         stats[prefix + "cocked_paid"] += 1
         misses.append(f"{label}: COCKED THROW PAID")
     stats[prefix + "phantom"] += sum(1 for o in observations if o is not obs)
-
-
-def pct(a: int, b: int) -> str:
-    return f"{100.0 * a / b:6.1f}% ({a}/{b})" if b else "   n/a"
 
 
 def main() -> int:

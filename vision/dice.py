@@ -239,11 +239,7 @@ class DiceReader:
             # (candidates come strongest first). Touching flat dice lie a die's edge apart or
             # more; two finds much closer than that are the two faces of one leaning die, so
             # that die is flagged (never read) even when neither face looked cocked alone.
-            twin = next((i for i, k in enumerate(out)
-                         if math.dist(r.center, k.center) < 0.8 * max(r.box[1][0], k.box[1][0])
-                         and (r.cocked or k.cocked
-                              or math.dist(r.center, k.center)
-                              < _TWO_FACES * max(r.box[1][0], k.box[1][0]))), None)
+            twin = next((i for i, k in enumerate(out) if _one_die(r, k)), None)
             if twin is not None:
                 k = out[twin]
                 if not k.cocked:
@@ -350,6 +346,15 @@ class DiceReader:
 
 # two dice found closer than this many die edges are one die showing two faces (it leans)
 _TWO_FACES = 0.65
+
+
+def _one_die(a: DieReading, b: DieReading) -> bool:
+    """Whether two finds are one die: closer than 0.8 edges when either looks cocked, else
+    closer than ``_TWO_FACES`` edges (two flat dice lie at least an edge apart)."""
+    near = 0.8 if (a.cocked or b.cocked) else _TWO_FACES
+    return math.dist(a.center, b.center) < near * max(a.box[1][0], b.box[1][0])
+
+
 # a crop whose best class has at least this probability is not looked at again turned
 _SURE = 0.97
 # read_at looks for each die in a patch of this many detector pixels (~2.9 die edges)

@@ -40,6 +40,12 @@ def hand_near(zone: np.ndarray | None, tracks: list[DieTrack], scale: int, reach
     return False
 
 
+def touches_border(box, shape: tuple[int, ...]) -> bool:
+    """Whether a blob's bounding box (x, y, w, h) touches the edge of an image of ``shape``."""
+    x, y, w, h = box
+    return x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
+
+
 def near_hand(
     labels: np.ndarray,
     b: int,
@@ -53,9 +59,8 @@ def near_hand(
     lies within ``reach`` work px (default: ``birth``, the ``hand_birth_margin``) of a hand,
     this frame (``zone``) or the last (``prev_zone``): a piece of the hand, not a die (yet)."""
     x, y, w, h = box
-    hh, ww = labels.shape
     if reach is None:
-        if x <= 0 or y <= 0 or x + w >= ww or y + h >= hh:
+        if touches_border(box, labels.shape):
             return True
         reach = birth
     # the dice come out of the hand's blob of the frame before: only the hand's zone

@@ -49,7 +49,7 @@ from vision.cocked_cues import judge_cocked
 from vision.die_silhouette import RestSilhouettes, changed_pixels
 from vision.die_track import DieTrack
 from vision.observation import DieObservation, ThrowObservation
-from vision.shooter_hand import hand_near, hand_zone, near_hand
+from vision.shooter_hand import hand_near, hand_zone, near_hand, touches_border
 from vision.throw_geometry import TableGeometry, segment_distance
 
 IDLE, THROW = "idle", "throw"
@@ -634,7 +634,7 @@ class ThrowTracker:
             if near_hand(
                 labels, b, (x, y, w, h), self._hand_zone, self._hand_prev, self._hand_birth
             ):
-                if x <= 0 or y <= 0 or x + w >= wb or y + h >= hb:
+                if touches_border((x, y, w, h), labels.shape):
                     border_now.append(((cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5))
                 continue  # a hand's piece, or a die not yet clear of the hand or the border
             bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
