@@ -14,6 +14,10 @@ lies on the wall side of its silhouette.
   (a tilted face reads less surely), plus how far its silhouette reaches past its top toward
   the other beyond a flat die's reach there (it tips its top away and shows the face that was
   against the other).
+- The lean model (``vision.die_lean``, the reader's ``lean``, with ``lean_model`` on): a small
+  net that sees each resting die with its surroundings, the back wall up. Where it is there,
+  the wall cue needs its agreement (``lean_wall_min``) and the pair cue takes its word: the die
+  it believes leans, or none when it believes neither does (``pair_min_lean``).
 """
 
 from __future__ import annotations
@@ -148,12 +152,14 @@ def pairs(
     boxes: list,
     readings: list,
     on_wall: list[bool],
+    beliefs: list[float] | None = None,
 ) -> dict[int, bool]:
     """The pair cue: of two resting dice closer than ``pair_lean`` die edges (silhouette
     centres) one is taken to lean on the other. Returns, for each die of such a pair,
     whether it is the leaning one: the one the wall cue finds leaning on the wall (that
-    explains the pair: the other lies flat beside it), else the one with the higher
-    ``lean_scores`` (with readings; none if neither scores above ``pair_min_score``), else
+    explains the pair: the other lies flat beside it), else the one the lean model
+    (``beliefs``, one per box) believes leans more (none if neither belief is above
+    ``pair_min_lean``), else the one with the higher ``lean_scores`` (with readings; none if neither scores above ``pair_min_score``), else
     the one whose silhouette is larger (its side as well as its top).
     """
     die = silhouettes.geometry.die
@@ -167,6 +173,10 @@ def pairs(
         rj = readings[j] if j < len(readings) else None
         if on_wall[i] or on_wall[j]:
             si, sj = float(on_wall[i]), float(on_wall[j])
+        elif beliefs is not None:
+            si, sj = beliefs[i], beliefs[j]
+            if max(si, sj) <= settings.pair_min_lean:
+                continue  # the lean model sees two flat dice lying close
         elif ri is not None and rj is not None:
             si, sj = lean_scores(silhouettes, settings, frame, ri, rj)
             if max(si, sj) <= settings.pair_min_score:
@@ -180,6 +190,25 @@ def pairs(
         out[lean] = True
         out.setdefault(flat, False)
     return out
+
+
+def lean_beliefs(
+    geometry: TableGeometry, settings: TrackerSettings, reader, frame: np.ndarray, boxes: list,
+    readings: list,
+) -> list[float] | None:
+    """The lean model's belief that each resting die leans (one per box, at the reader's top
+    face centre, else the box's centre), or None without a model (the reader has no ``lean``)
+    or with ``lean_model`` or ``geometric_cocked`` off."""
+    judge = getattr(reader, "lean", None)
+    if judge is None or not (settings.lean_model and settings.geometric_cocked) or not boxes:
+        return None
+    centers = []
+    for i, box in enumerate(boxes):
+        rd = readings[i] if i < len(readings) else None
+        top = getattr(rd, "center", None)
+        centers.append((float(top[0]), float(top[1])) if top is not None else box[0])
+    toward_wall = (-geometry.wall_n[0], -geometry.wall_n[1])
+    return judge.beliefs(frame, centers, geometry.die, toward_wall)
 
 
 def flat_value(reading, reader) -> int | None:
@@ -215,8 +244,13 @@ def judge_cocked(
         leans_on_wall(geometry, settings, boxes[i], readings[i] if i < len(readings) else None)
         for i in range(len(boxes))
     ]
+    beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
+    if beliefs is not None:
+        # a flat die by the wall, seen nearly from above, can pass the wall cue: the lean
+        # model, which sees the face that was against the wall, must agree
+        walls = [w and b >= settings.lean_wall_min for w, b in zip(walls, beliefs, strict=True)]
     paired = (
-        pairs(silhouettes, settings, frame, boxes, readings, walls)
+        pairs(silhouettes, settings, frame, boxes, readings, walls, beliefs)
         if settings.geometric_cocked
         else {}
     )

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angle
+from vision.die_lean import LeanJudge, LeanModelError
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DET_STRIDE = 4  # detector output cell, in detector-input pixels
@@ -102,7 +103,8 @@ def _load_net(path: Path):
 class DiceReader:
     """Finds and reads dice; loads the shipped models once.
 
-    :param model_dir: where ``dice_det.onnx``, ``dice_cls.onnx`` and ``dice_reader.json`` lie.
+    :param model_dir: where ``dice_det.onnx``, ``dice_cls.onnx`` and ``dice_reader.json`` lie,
+        and (optional) the lean model ``dice_lean.onnx`` (``self.lean``, for the tracker).
     :param min_confidence: a face below this softmax confidence is not read (value None);
         default: the threshold tuned on the tuning photos.
     """
@@ -119,6 +121,14 @@ class DiceReader:
                 f"cannot load the dice reader's models from {d}: {exc}; "
                 "reinstall tablectl or run tools/train_reader.py"
             ) from None
+        # the lean model (vision.die_lean) for the tracker's cocked cues; a model directory
+        # without one leaves the tracker to its geometric cues
+        self.lean: LeanJudge | None = None
+        if (d / "dice_lean.onnx").is_file():
+            try:
+                self.lean = LeanJudge(d / "dice_lean.onnx")
+            except LeanModelError as exc:
+                raise ReaderError(str(exc)) from None
         t = self.meta["thresholds"]
         self.min_confidence = float(min_confidence if min_confidence is not None
                                     else t["min_confidence"])

@@ -143,6 +143,18 @@ class TrackerSettings:
         before the hand came near. A hand that comes to them sooner leaves the tracking as it
         was (the throw's own hand near a die still rolling), but if the dice then vanish under
         it, nothing is observed (not a phantom "thrown out of view").
+    :param lean_model: with a reader that has the lean model (``DiceReader.lean``,
+        ``vision.die_lean``: a small net trained on the simulator's rest frames that sees a
+        die's surroundings, the back wall up), the pair cue asks it which die of a close pair
+        leans, and whether either does, instead of the reader's and the silhouette's cues
+        (``pair_reach_weight``, ``pair_conf_weight``, ``pair_min_score``), which stay for a
+        reader without it. Off: those cues, as before.
+    :param pair_min_lean: a close pair neither of whose dice the lean model believes leans
+        more than this is taken for two flat dice lying close: each keeps the reader's flag
+        and value (a value the reader is not sure of still goes to the operator).
+    :param lean_wall_min: with the lean model, the wall cue flags a die only if the model's
+        belief that it leans is at least this (a flat die by the wall seen nearly from above
+        passes the wall cue's geometry).
     :param pair_keep_share: the other die of such a pair is cocked as well only if the wall
         cue says so or the reader's ``cocked_share`` is at least this (the reader judges each
         die alone and flags the flat partner of a leaning die in ~5% of pairs).
@@ -168,6 +180,9 @@ class TrackerSettings:
     pair_conf_weight: float = 2.0
     pair_keep_share: float = 0.98
     pair_min_score: float = -math.inf
+    lean_model: bool = True
+    pair_min_lean: float = 0.5
+    lean_wall_min: float = 0.3
     hand_margin: float = 1.6
     hand_rest_s: float = 0.1
     hand_birth_margin: float = 0.5

@@ -1,0 +1,247 @@
+"""Train the lean model (``vision/models/dice_lean.onnx``): whether a resting die leans on the
+wall or on the other die, from a crop of its surroundings (``vision.die_lean.lean_crop``).
+
+Dev-only (PyTorch in /work/train-venv); the shipped model runs through ``cv2.dnn``.
+
+    /work/train-venv/bin/python tools/train_lean.py data --throws 6000 --first-seed 200000 \
+        --out /work/train-out/lean_train.npz
+    /work/train-venv/bin/python tools/train_lean.py data --throws 1500 --first-seed 400000 \
+        --out /work/train-out/lean_val.npz
+    /work/train-venv/bin/python tools/train_lean.py train --data /work/train-out/lean_train.npz \
+        --val /work/train-out/lean_val.npz --epochs 12
+
+Data: the rest frames of simulated throws (every case, weighted to dice leaning on the wall
+or the other die, at 640x480 and 1280x720 and other die sizes) and the simulator's truth of
+which die leans; the crops are centred on each die's top face (jittered a little, as the
+reader's centre is), the back wall up. Seeds used by the benches and tuning (1000.., 5000..,
+7000.., 9000.., 11000.., 13000.., 20000.., 30000..) are never used here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.die_lean import LEAN_PX, LEAN_SCALE, lean_crop  # noqa: E402
+
+CASES = ["cocked_die", "cocked_die", "cocked_wall", "both_hit", "one_hits", "none_hits",
+         "cocked_die", "cocked_wall", "out_of_area"]
+SIZES = [(640, 480), (640, 480), (1280, 720), (800, 600)]
+
+
+def log(*a) -> None:
+    print(time.strftime("%H:%M:%S"), *a, flush=True)
+
+
+def throw_crops(seed: int, per_die: int = 3):
+    """Crops of the dice at rest in one simulated throw: (crops, labels, meta)."""
+    import cv2
+
+    from vision.simulator import simulate_throw
+    from vision.throw_geometry import TableGeometry
+
+    rng = np.random.default_rng([seed, 77])
+    case = CASES[seed % len(CASES)]
+    size = SIZES[(seed // len(CASES)) % len(SIZES)]
+    die_px = None if rng.random() < 0.6 else float(rng.uniform(28, 64)) * size[1] / 480
+    try:
+        clip = simulate_throw(seed=seed, scenario=case, size=size, fps=60.0, die_px=die_px)
+    except Exception:  # noqa: BLE001 - a launch the simulator could not make: skip it
+        return [], [], []
+    truth = clip.truth
+    frames = clip.frames
+    geo = TableGeometry(clip.calibration)
+    wall_dir = (-geo.wall_n[0], -geo.wall_n[1])
+    dp = clip.calibration.die_px
+    dice = [d for d in truth["dice"] if d["visible_at_rest"]]
+    xs, ys, meta = [], [], []
+    for k in range(2):
+        _, frame = frames[len(frames) - 1 - 7 * k]  # two rest frames: other noise
+        for i, d in enumerate(dice):
+            cx, cy = d["rest_center"]
+            others = [o for o in dice if o is not d]
+            gap = min((math.hypot(o["rest_center"][0] - cx, o["rest_center"][1] - cy) / dp
+                       for o in others), default=9.0)
+            d_wall, _ = geo.wall_distance(cx, cy)
+            for _ in range(per_die + (2 if d["cocked"] else 0)):
+                j = rng.normal(0, 0.07, 2) * dp
+                s = dp * math.exp(rng.uniform(-0.1, 0.1))
+                tilt = rng.normal(0, 4.0)
+                wd = (wall_dir[0] * math.cos(math.radians(tilt))
+                      - wall_dir[1] * math.sin(math.radians(tilt)),
+                      wall_dir[0] * math.sin(math.radians(tilt))
+                      + wall_dir[1] * math.cos(math.radians(tilt)))
+                c = lean_crop(frame, (cx + j[0], cy + j[1]), s, wd)
+                if rng.random() < 0.5:
+                    c = cv2.flip(c, 1)  # a mirror image keeps the wall up
+                xs.append(c)
+                ys.append(1 if d["cocked"] else 0)
+                meta.append((seed, i, gap, d_wall / dp, 1 if d["cocked_on"] == "wall" else 0))
+    return xs, ys, meta
+
+
+def make_data(first: int, n: int, out: Path, workers: int) -> None:
+    from multiprocessing import Pool
+
+    xs, ys, meta = [], [], []
+    t0 = time.time()
+    with Pool(workers) as pool:
+        for k, (x, y, m) in enumerate(pool.imap(throw_crops, range(first, first + n), 8)):
+            xs += x
+            ys += y
+            meta += m
+            if (k + 1) % 500 == 0:
+                log(f"{k + 1}/{n} throws, {len(ys)} crops, {sum(ys)} leaning "
+                    f"({time.time() - t0:.0f} s)")
+    np.savez_compressed(out, x=np.stack(xs), y=np.array(ys, np.int64),
+                        meta=np.array(meta, np.float64))
+    log(f"wrote {out}: {len(ys)} crops, {sum(ys)} leaning")
+
+
+def lean_net():
+    import torch.nn as nn
+
+    def cbr(i, o):
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+
+    # 48 -> 24 -> 12 -> 6: the 6x6 map is kept whole (where the side face shows matters)
+    return nn.Sequential(
+        *cbr(3, 16), nn.MaxPool2d(2),
+        *cbr(16, 32), nn.MaxPool2d(2),
+        *cbr(32, 48), nn.MaxPool2d(2),
+        *cbr(48, 64),
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(6 * 6 * 64, 1),
+    )
+
+
+def jitter(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Brightness, contrast and per-channel gain, as cameras and lights differ."""
+    x = x.astype(np.float32)
+    n = len(x)
+    gain = rng.uniform(0.75, 1.25, (n, 1, 1, 1)) * rng.uniform(0.9, 1.1, (n, 1, 1, 3))
+    bias = rng.uniform(-25, 25, (n, 1, 1, 1))
+    return np.clip(x * gain + bias, 0, 255)
+
+
+def train(data: Path, val: Path | None, epochs: int, lr: float, out: Path, threads: int) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(1)
+    rng = np.random.default_rng(1)
+    d = np.load(data)
+    x_all, y_all = d["x"], d["y"]
+    log(f"train: {len(y_all)} crops, {int(y_all.sum())} leaning")
+    v = np.load(val) if val else None
+    net = lean_net()
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
+    pos_weight = torch.tensor(float((y_all == 0).sum()) / max(1, int(y_all.sum())))
+
+    def tens(x):
+        return torch.from_numpy(np.ascontiguousarray(x)).permute(0, 3, 1, 2).float() / 255 - 0.5
+
+    bs = 128
+    for ep in range(epochs):
+        t0 = time.time()
+        for g in opt.param_groups:
+            g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
+        net.train()
+        perm = rng.permutation(len(y_all))
+        tot = 0.0
+        for i in range(0, len(perm), bs):
+            idx = perm[i : i + bs]
+            xb = tens(jitter(x_all[idx], rng))
+            yb = torch.from_numpy(y_all[idx]).float()
+            loss = F.binary_cross_entropy_with_logits(net(xb)[:, 0], yb, pos_weight=pos_weight)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            tot += loss.item() * len(idx)
+        msg = f"epoch {ep + 1}/{epochs}: loss {tot / len(y_all):.4f} ({time.time() - t0:.0f} s)"
+        if v is not None:
+            p = predict(net, v["x"])
+            msg += " " + describe(p, v["y"], v["meta"])
+        log(msg)
+        torch.save(net.state_dict(), out.with_suffix(".pt"))
+    export(net, out)
+
+
+def predict(net, x: np.ndarray) -> np.ndarray:
+    import torch
+
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(x), 512):
+            xb = torch.from_numpy(np.ascontiguousarray(x[i : i + 512])).permute(0, 3, 1, 2)
+            out.append(torch.sigmoid(net(xb.float() / 255 - 0.5)[:, 0]).numpy())
+    return np.concatenate(out)
+
+
+def describe(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> str:
+    """Recall of leaning dice and false alarms on flat ones (all, and those lying close to
+    another die: the pair cue's hard case) at 0.5."""
+    close = meta[:, 2] < 1.6
+    lean, flat = y == 1, y == 0
+    rec = (p[lean] > 0.5).mean()
+    fa = (p[flat] > 0.5).mean()
+    fa_close = (p[flat & close] > 0.5).mean() if (flat & close).any() else float("nan")
+    return (f"recall {rec:.4f} ({lean.sum()}), false alarms {fa:.4f} ({flat.sum()}), "
+            f"close flat {fa_close:.4f} ({(flat & close).sum()})")
+
+
+def export(net, out: Path) -> None:
+    import cv2
+    import torch
+
+    net.eval()
+    x = torch.rand(2, 3, LEAN_PX, LEAN_PX) - 0.5
+    torch.onnx.export(net, (x,), str(out), opset_version=13, dynamo=False,
+                      input_names=["input"], output_names=["output"],
+                      dynamic_axes={"input": {0: "n"}, "output": {0: "n"}})
+    with torch.no_grad():
+        want = net(x).numpy()
+    cv_net = cv2.dnn.readNetFromONNX(str(out))
+    cv_net.setInput(x.numpy())
+    got = cv_net.forward()
+    log(f"exported {out}: {out.stat().st_size} bytes, cv2.dnn max |diff| "
+        f"{float(np.abs(got - want).max()):.2e}")
+    card = {"crop_px": LEAN_PX, "crop_scale": LEAN_SCALE}
+    out.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("data", help="render simulated throws and cut labelled crops")
+    a.add_argument("--throws", type=int, default=6000)
+    a.add_argument("--first-seed", type=int, default=200_000)
+    a.add_argument("--out", type=Path, required=True)
+    a.add_argument("--workers", type=int, default=2)
+    b = sub.add_parser("train", help="train and export the model")
+    b.add_argument("--data", type=Path, required=True)
+    b.add_argument("--val", type=Path)
+    b.add_argument("--epochs", type=int, default=12)
+    b.add_argument("--lr", type=float, default=3e-3)
+    b.add_argument("--threads", type=int, default=2)
+    b.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_lean.onnx")
+    args = ap.parse_args(argv)
+    if args.cmd == "data":
+        make_data(args.first_seed, args.throws, args.out, args.workers)
+    else:
+        train(args.data, args.val, args.epochs, args.lr, args.out, args.threads)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
