@@ -275,5 +275,18 @@ def judge_cocked(
         else:
             geo = settings.geometric_cocked and walls[i]
             flag = (rd is not None and rd.cocked) or geo
+            if (
+                flag
+                and not geo
+                and beliefs is not None
+                and beliefs[i] <= settings.lean_clear
+                and cocked_share(rd) < settings.lean_clear_share
+                and (face := flat_value(rd, reader)) is not None
+            ):
+                # the reader alone flagged it (a crop cut a little off the die looks tilted),
+                # the lean model is all but sure it lies flat, the reader all but sure of
+                # its face: it is read
+                values[i] = face
+                flag = False
         cocked.append(bool(flag))
     return values, cocked

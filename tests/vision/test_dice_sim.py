@@ -93,3 +93,29 @@ def test_find_gives_one_reading_per_cocked_die(reader):
         else:
             assert near.value == d["value"]
     assert sum(f.cocked for f in found) == sum(d["cocked"] for d in truth["dice"])
+
+
+@pytest.mark.parametrize(
+    "seed,scenario",
+    [(5468, "both_hit"), (5025, "one_hits")],  # unread at 0.70; misread 1 for 2 at 0.95
+)
+def test_a_die_read_unsurely_is_looked_at_again_at_the_trackers_centre(reader, seed, scenario):
+    """read_at moves each die onto the detector's centre and size; where that crop reads
+    unsurely (a die seen at an angle: the centre or size a little off), the die is read again
+    at the given centre and size and the surest reading kept. Both throws read right with the
+    second look, and not without it (simulated rest frames, tracker's boxes)."""
+    from vision.simulator import simulate_throw
+    from vision.tracker import ThrowTracker
+
+    clip = simulate_throw(seed=seed, scenario=scenario)
+
+    def observed_values(r) -> list:
+        tracker = ThrowTracker(clip.calibration, r, annotate=False)
+        (obs,) = [o for t, f in clip.frames if (o := tracker.feed(t, f)) is not None]
+        return sorted((d.value or 0) for d in obs.dice if d.center is not None)
+
+    truth = sorted(d["value"] for d in clip.truth["dice"] if d["at_rest_in_area"])
+    assert observed_values(reader) == truth
+    one_look = DiceReader()
+    one_look._second_look = lambda frame, given, refined, readings: readings
+    assert observed_values(one_look) != truth
