@@ -139,3 +139,16 @@ def test_the_die_leaning_on_the_other_is_the_one_flagged(seed):
     for d in clip.truth["dice"]:
         assert _nearest(obs, d).cocked == d["cocked"]
     assert rule_throw(obs).kind == "operator"
+
+
+def test_a_flat_die_only_the_reader_flags_is_read_when_the_lean_model_sees_it_flat():
+    """bench/tracker.py seed 11118: a flat 2 rests beside a die leaning on the wall; the reader,
+    judging its crop alone, flags it. The lean model is all but sure it lies flat and the reader
+    sure of its face: it is read (``lean_clear``); with that off it stays flagged (operator).
+    The die leaning on the wall stays flagged either way (R-I2)."""
+    for settings, want in (({}, (2, False)), ({"lean_clear": -1.0}, (None, True))):
+        clip, obs = _observe(11118, "cocked_wall", **settings)
+        flat, leaning = sorted(clip.truth["dice"], key=lambda d: d["cocked"])
+        got = _nearest(obs, flat)
+        assert (got.value, got.cocked) == want
+        assert _nearest(obs, leaning).cocked
