@@ -117,5 +117,5 @@ def test_a_die_read_unsurely_is_looked_at_again_at_the_trackers_centre(reader, s
     truth = sorted(d["value"] for d in clip.truth["dice"] if d["at_rest_in_area"])
     assert observed_values(reader) == truth
     one_look = DiceReader()
-    one_look._second_look = lambda frame, given, refined, readings: readings
+    one_look._look_again = lambda frame, readings, alternatives: readings
     assert observed_values(one_look) != truth
