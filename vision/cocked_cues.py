@@ -175,8 +175,15 @@ def pairs(
             si, sj = float(on_wall[i]), float(on_wall[j])
         elif beliefs is not None:
             si, sj = beliefs[i], beliefs[j]
-            if max(si, sj) <= settings.pair_min_lean:
-                continue  # the lean model sees two flat dice lying close
+            if max(si, sj) <= settings.pair_min_lean and (
+                ri is not None
+                and rj is not None
+                and max(lean_scores(silhouettes, settings, frame, ri, rj))
+                <= settings.pair_clear_score
+            ):
+                # the lean model sees two flat dice lying close, and so do the reader and the
+                # silhouettes: two cues must agree before a close pair is paid
+                continue
         elif ri is not None and rj is not None:
             si, sj = lean_scores(silhouettes, settings, frame, ri, rj)
             if max(si, sj) <= settings.pair_min_score:
