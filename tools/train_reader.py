@@ -116,6 +116,69 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator, strong: bool = True
     return im
 
 
+# body and pip colours (BGR) of dice the photos show but few of: red dice with yellow or white
+# pips, dark dice with red or white pips, teal, purple and wooden dice, and the plain ones
+BODIES = [(40, 30, 190), (25, 25, 25), (60, 50, 45), (120, 130, 40), (110, 40, 100),
+          (60, 100, 150), (230, 230, 230), (170, 80, 25), (40, 200, 230), (70, 140, 30),
+          (30, 30, 110)]
+PIPS = [(245, 245, 245), (20, 20, 20), (40, 200, 230), (40, 40, 200), (60, 170, 220),
+        (90, 200, 90)]
+
+
+def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The die in a crop given another body and pip colour (its shading and pips kept, the felt
+    around it as it was), sometimes marbled: the photos have few dark dice with red pips or red
+    dice with yellow ones, which the classifier reads least surely. The die is the part of the
+    crop unlike its border (the felt) that holds the crop's centre, with its pips."""
+    px = img.shape[0]
+    f = img.astype(np.float32)
+    border = np.concatenate([f[0], f[-1], f[:, 0], f[:, -1]])
+    felt = np.median(border, axis=0)
+    unlike = (np.abs(f - felt).sum(axis=2) > 45).astype(np.uint8)
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(unlike)
+    c = labels[px // 2 - 2 : px // 2 + 3, px // 2 - 2 : px // 2 + 3]
+    ids = c[c > 0]
+    if n < 2 or len(ids) == 0:
+        return img
+    blob = (labels == np.bincount(ids).argmax()).astype(np.uint8)
+    holes = blob.copy()  # fill the pips in: flood the felt from the corner
+    cv2.floodFill(holes, np.zeros((px + 2, px + 2), np.uint8), (0, 0), 1)
+    die_mask = blob | (1 - holes)
+    # no further than the die's own square (the crop is turned square to it): not its shadow
+    m = max(0, int(round((px - 1.05 * px / CROP["scale"]) / 2)))
+    square = np.zeros_like(die_mask)
+    square[m : px - m, m : px - m] = 1
+    die_mask = cv2.erode(die_mask & square, np.ones((3, 3), np.uint8))
+    area = die_mask.sum() / (px * px / CROP["scale"] ** 2)
+    if not 0.5 < area < 1.6:
+        return img  # not one die cut cleanly from its felt
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inner = g[die_mask > 0]
+    lo, hi, mid = np.percentile(inner, [4, 96, 50])
+    if hi - lo < 40:
+        return img  # a die too flat to tell its pips from its body
+    body, pip = (hi, lo) if mid > (lo + hi) / 2 else (lo, hi)
+    t = np.clip((g - pip) / (body - pip), 0.0, 1.15)[..., None]  # 1 body, 0 pip
+    tm = t[..., 0][die_mask > 0]
+    if not (0.03 < (tm < 0.4).mean() < 0.35 and ((tm > 0.3) & (tm < 0.7)).mean() < 0.15):
+        return img  # not plainly a body with pips (marbled, glare, blur): left as it is
+    while True:
+        b = np.array(BODIES[rng.integers(len(BODIES))], np.float32)
+        p = np.array(PIPS[rng.integers(len(PIPS))], np.float32)
+        if np.abs(b - p).max() > 90:
+            break
+    b = b * rng.uniform(0.8, 1.15) + rng.normal(0, 10, 3)
+    die = p + t * (b - p)
+    if rng.random() < 0.3:  # marbled: slow swirls of a second colour in the body
+        swirl = cv2.GaussianBlur(rng.normal(0, 1, (px, px)).astype(np.float32), (0, 0), px / 10)
+        swirl = np.clip(swirl / (swirl.std() + 1e-6), -2, 2)[..., None]
+        die = die + t.clip(0, 1) * swirl * rng.normal(0, 30, 3).astype(np.float32)
+    mask = cv2.GaussianBlur(die_mask.astype(np.float32), (0, 0), 0.8)[..., None]
+    out = f * (1 - mask) + die * mask
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def mild_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The die's own colours, a little brighter / darker / softer (no hue turn, no inversion)."""
     f = img.astype(np.float32)
@@ -288,13 +351,15 @@ def die_crop(img, d, rng, jitter=True):
 
 
 def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=None,
-              set_weight=None, mild=0.0):
+              set_weight=None, mild=0.0, recolour_share=0.0):
     """One epoch of labelled crops.
 
     :param set_weight: photo set -> crops per die multiplier (e.g. 2 for the many-coloured
         nell-byler dice the classifier is least sure of).
     :param mild: share of the photo dice's crops given only mild colour jitter (their own
         colours), so the net also learns the real look of dark / marbled / coloured dice.
+    :param recolour_share: share of the photo dice's crops whose die is given other body and
+        pip colours (``recolour``).
     """
     set_weight = set_weight or {}
     xs, ys = [], []
@@ -326,7 +391,10 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
             if rng.random() < 0.5:
                 c = c[:, ::-1]
             c = np.ascontiguousarray(c)
-            xs.append(mild_jitter(c, rng) if rng.random() < mild else colour_jitter(c, rng))
+            if rng.random() < recolour_share:
+                xs.append(mild_jitter(recolour(c, rng), rng))
+            else:
+                xs.append(mild_jitter(c, rng) if rng.random() < mild else colour_jitter(c, rng))
             ys.append(d.value - 1)
     for _ in range(n_cocked):
         img, d = dice[rng.integers(len(dice))]
@@ -489,7 +557,7 @@ def clip_crops(n_throws: int, rng, first_seed: int = 100_000):
 def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: float = 3e-3,
               arch: str = "gap", out: Path | None = None, sim_seed: int = 7, throws: int = 0,
               warm_from: Path | None = None, set_weight=None, mild: float = 0.0,
-              threads: int = 1):
+              threads: int = 1, recolour_share: float = 0.0):
     import torch
     import torch.nn.functional as F
 
@@ -519,7 +587,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     for ep in range(epochs):
         t0 = time.time()
         xs, ys = cls_epoch(data, rng, extra=extra, mined=mined, set_weight=set_weight,
-                           mild=mild)
+                           mild=mild, recolour_share=recolour_share)
         x, y = to_tensor(xs), torch.from_numpy(ys)
         for g in opt.param_groups:
             g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
@@ -599,6 +667,8 @@ def main(argv=None):
                     help="crops per die times K for one photo set (repeatable)")
     ap.add_argument("--mild", type=float, default=0.0,
                     help="share of photo-die crops with mild colour jitter only (own colours)")
+    ap.add_argument("--recolour", type=float, default=0.0,
+                    help="share of photo-die crops given other body and pip colours")
     a = ap.parse_args(argv)
     CROP.update(px=a.crop_px, scale=a.crop_scale)
     if a.stage == "split":
@@ -615,7 +685,8 @@ def main(argv=None):
         train_cls(a.epochs, sim=a.sim, warm=a.warm or a.warm_from is not None, lr=a.lr,
                   arch="wide" if a.wide else a.arch, out=a.out, sim_seed=a.sim_seed,
                   throws=a.throws,
-                  warm_from=a.warm_from, set_weight=weights, mild=a.mild, threads=a.threads)
+                  warm_from=a.warm_from, set_weight=weights, mild=a.mild, threads=a.threads,
+                  recolour_share=a.recolour)
     elif a.stage == "export-cls":  # the last saved weights of a run stopped early
         import torch
 
