@@ -332,6 +332,28 @@ def test_replay_of_every_fixture_clip_matches_the_truth(capsys):
             assert rec["ruling"]["kind"] == "void" and rec["ruling"]["rule"] == "R-I3"
 
 
+def test_replay_with_the_reader_reads_and_flags_every_fixture_clip_as_its_truth(capsys):
+    """With the reader (and its lean model): each flat die's face, each die's cocked flag, and
+    the ruling's kind as the truth calls for (R-I1, R-I2, R-I3); 09's flag on the die that
+    leans, not its flat partner."""
+    from bench.tracker import truth_ruling
+
+    clips = _clip_dirs()
+    if not clips:
+        pytest.skip(f"no fixture clips in {CLIPS}")
+    for clip in clips:
+        truth = json.loads((clip / "truth.json").read_text())
+        assert main(["replay", str(clip), "--json"]) == 0
+        (rec,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+        seen = [d for d in rec["dice"] if d["center"] is not None]
+        for td in truth["dice"]:
+            od = min(seen, key=lambda d: math.dist(d["center"], td["rest_center"]))
+            assert od["cocked"] == td["cocked"], clip.name
+            if td["at_rest_in_area"] and not td["cocked"]:
+                assert od["value"] == td["value"], clip.name
+        assert rec["ruling"]["kind"] == truth_ruling(truth), clip.name
+
+
 def test_replay_bad_input_exits_2(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "none.avi"), "--calibration",
                  str(tmp_path / "none.toml")]) == 2
