@@ -276,3 +276,19 @@ def test_models_without_their_crop_size_are_refused_at_load(tmp_path):
     (tmp_path / "dice_reader.json").write_text(json.dumps(meta))
     with pytest.raises(ReaderError, match="crop_px"):
         DiceReader(tmp_path)
+
+
+def test_the_lean_model_is_optional_but_never_silently_broken(tmp_path):
+    """A model directory without dice_lean.onnx gives a reader without a lean model (the
+    tracker keeps to its other cues); a broken one is a clear error naming it."""
+    import shutil
+
+    from vision.dice import MODEL_DIR
+
+    for f in ("dice_det.onnx", "dice_cls.onnx", "dice_reader.json"):
+        shutil.copy(MODEL_DIR / f, tmp_path / f)
+    assert DiceReader(tmp_path).lean is None
+    assert DiceReader().lean is not None  # the shipped one
+    (tmp_path / "dice_lean.onnx").write_bytes(b"\x00 not a model")
+    with pytest.raises(ReaderError, match="(?s)dice_lean.onnx.*train_lean"):
+        DiceReader(tmp_path)
