@@ -338,6 +338,8 @@ class DiceReader:
             return readings
         crops = [alternatives(i) for i in again]
         flat = [d for ds in crops for d in ds]
+        if not flat:
+            return readings
         angles, probs = self._classify(frame, flat)
         looks = iter(self._reading(*d, a, p) for d, a, p in zip(flat, angles, probs, strict=True))
         for i, ds in zip(again, crops, strict=True):
