@@ -16,8 +16,11 @@ lies on the wall side of its silhouette.
   against the other).
 - The lean model (``vision.die_lean``, the reader's ``lean``, with ``lean_model`` on): a small
   net that sees each resting die with its surroundings, the back wall up. Where it is there,
-  the wall cue needs its agreement (``lean_wall_min``) and the pair cue takes its word: the die
-  it believes leans, or none when it believes neither does (``pair_min_lean``).
+  the pair cue takes the die it believes leans more; it may clear what the other cues flag
+  only where it is all but sure (learnt from the simulator only): a wall-cue flag
+  (``lean_wall_min``), a flag of the reader's alone on a die it reads (``lean_clear``), and a
+  close pair only when the reader's and the silhouettes' score agrees (``pair_min_lean``,
+  ``pair_clear_score``).
 """
 
 from __future__ import annotations
@@ -159,8 +162,10 @@ def pairs(
     whether it is the leaning one: the one the wall cue finds leaning on the wall (that
     explains the pair: the other lies flat beside it), else the one the lean model
     (``beliefs``, one per box) believes leans more (none if neither belief is above
-    ``pair_min_lean``), else the one with the higher ``lean_scores`` (with readings; none if neither scores above ``pair_min_score``), else
-    the one whose silhouette is larger (its side as well as its top).
+    ``pair_min_lean`` and neither ``lean_scores`` above ``pair_clear_score``), else the one
+    with the higher ``lean_scores`` (with readings; none if neither scores above
+    ``pair_min_score``), else the one whose silhouette is larger (its side as well as its
+    top).
     """
     die = silhouettes.geometry.die
     out: dict[int, bool] = {}
@@ -291,8 +296,8 @@ def judge_cocked(
                 and (face := flat_value(rd, reader)) is not None
             ):
                 # the reader alone flagged it (a crop cut a little off the die looks tilted),
-                # the lean model is all but sure it lies flat, the reader all but sure of
-                # its face: it is read
+                # the lean model is all but sure it lies flat and the reader sure enough of
+                # its face to read it: it is read
                 values[i] = face
                 flag = False
         cocked.append(bool(flag))

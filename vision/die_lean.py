@@ -21,7 +21,6 @@ import numpy as np
 
 MODELS = Path(__file__).resolve().parent / "models"
 LEAN_MODEL = MODELS / "dice_lean.onnx"
-LEAN_CARD = MODELS / "dice_lean.json"
 
 # The model's input: a LEAN_PX x LEAN_PX colour crop whose side is LEAN_SCALE die edges,
 # centred on the die's top face, the back wall up.
