@@ -310,7 +310,7 @@ class DiceReader:
             dice.append((cx, cy, size))
         if not dice:
             return []
-        refined = self._refine(frame, dice)
+        refined = self._refine(frame, dice, size_known=bool(die_px))
         angles, probs = self._classify(frame, refined)
         readings = [
             self._reading(cx, cy, size, a, p)
@@ -349,7 +349,8 @@ class DiceReader:
                 readings[i] = max(valued, key=lambda r: r.confidence)
         return readings
 
-    def _refine(self, frame: np.ndarray, dice: list[tuple[float, float, float]]):
+    def _refine(self, frame: np.ndarray, dice: list[tuple[float, float, float]],
+                size_known: bool = False):
         """Each given die (cx, cy, size) moved to the detector's centre and size of the die
         nearest it (looked for in a patch around it; all patches in one batch)."""
         p = _REFINE_PX
@@ -380,6 +381,11 @@ class DiceReader:
             # cells within 0.6 die edges of the given centre (the patch centre)
             r = 0.6 * size * k / DET_STRIDE
             near = (xx + 0.5 - g / 2) ** 2 + (yy + 0.5 - g / 2) ** 2 <= r * r
+            if size_known:
+                # a detection much larger or smaller than the calibrated die is not one die
+                # (two dice lying close seen as one, a pip seen as a die)
+                sizes = np.exp(o[3]) * DET_STRIDE / k
+                near &= (sizes > _SIZE_BAND[0] * size) & (sizes < _SIZE_BAND[1] * size)
             logit = np.where(near, o[0], -np.inf)
             i, j = np.unravel_index(int(np.argmax(logit)), logit.shape)
             if not logit[i, j] > thr_logit:
@@ -391,6 +397,10 @@ class DiceReader:
             refined.append((ux, uy, s if 0.6 * size < s < 1.6 * size else size))
         return refined
 
+
+# with the die's size known (calibrated), read_at moves a die only onto a detection this many
+# times its size (a die nearer the camera looks bigger, one further smaller)
+_SIZE_BAND = (0.75, 1.33)
 
 # two dice found closer than this many die edges are one die showing two faces (it leans)
 _TWO_FACES = 0.65
