@@ -119,3 +119,21 @@ def test_a_die_read_unsurely_is_looked_at_again_at_the_trackers_centre(reader, s
     one_look = DiceReader()
     one_look._look_again = lambda frame, readings, alternatives: readings
     assert observed_values(one_look) != truth
+
+
+def test_a_die_beside_another_is_not_moved_onto_the_pair_seen_as_one_die(reader):
+    """bench/tracker.py seed 1196 at 1280x720: a flat 3 beside a die leaning on the wall. The
+    detector sees the two as one die 1.5 edges wide between them; with the calibrated size
+    given, read_at stays on the die (a detection far from that size is not one die)."""
+    from vision.simulator import simulate_throw
+
+    clip = simulate_throw(seed=1196, scenario="cocked_wall", size=(1280, 720))
+    _, frame = clip.frames[len(clip.frames) - 1]
+    die = clip.calibration.die_px
+    flat = next(d for d in clip.truth["dice"] if not d["cocked"])
+    box = ((954.0, 141.0), (74.0, 77.0), -7.0)  # the tracker's silhouette of the flat die
+    (merged,) = reader._refine(frame, [(954.0, 141.0, die)])
+    assert merged[2] > 1.4 * die  # what the detector alone offers
+    (got,) = reader.read_at(frame, [box], die_px=die)
+    assert got.value == flat["value"] and not got.cocked
+    assert math.dist(got.center, flat["rest_center"]) < 0.3 * die
