@@ -292,3 +292,22 @@ def test_the_lean_model_is_optional_but_never_silently_broken(tmp_path):
     (tmp_path / "dice_lean.onnx").write_bytes(b"\x00 not a model")
     with pytest.raises(ReaderError, match="(?s)dice_lean.onnx.*train_lean"):
         DiceReader(tmp_path)
+
+
+def test_an_unsure_die_is_looked_at_again_and_read(reader):
+    """The tray's two dice read unsurely as the whole-frame detector saw them (a coloured 5 and a
+    1, confidence ~0.5) are read right at another size or where the detector puts them looking
+    closer; without the second look they are not read. Nothing is read wrongly either way."""
+    frame, truth = still("colours_tray")
+    one_look = DiceReader()
+    one_look._look_again = lambda frame, readings, alternatives: readings
+
+    def right_and_wrong(r) -> tuple[int, int]:
+        pairs, _ = pair_up(truth, r.find(frame))
+        read = [(v, d.value) for v, d in pairs if d is not None and d.value is not None]
+        return sum(v == got for v, got in read), sum(v != got for v, got in read)
+
+    first, first_wrong = right_and_wrong(one_look)
+    final, final_wrong = right_and_wrong(reader)
+    assert final_wrong == first_wrong == 0
+    assert final >= first + 2
