@@ -73,7 +73,7 @@ def _beliefs(judge, clip):
 
 
 @pytest.mark.parametrize("seed", [50_001, 50_002, 50_003])
-def test_the_die_leaning_on_the_other_believes_it_leans_and_its_partner_does_not(judge, seed):
+def test_the_model_believes_the_die_leaning_on_the_other_leans_and_not_its_partner(judge, seed):
     from vision.simulator import simulate_throw
 
     clip = simulate_throw(seed=seed, scenario="cocked_die")
