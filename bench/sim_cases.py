@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 sys.path.insert(0, str(ROOT / "bench"))
 
-from tracker import CASES, match, pct, truth_ruling  # noqa: E402  (bench/tracker.py)
+from tracker import CASES, die_misses, match, pct, truth_ruling  # noqa: E402  (bench/tracker.py)
 
 from tablectl.rulings import rule_throw  # noqa: E402
 from vision.tracker import ThrowTracker  # noqa: E402
@@ -65,19 +65,10 @@ def score_dice(stats: Counter, prefix: str, truth: dict, obs, misses: list, labe
         stats[prefix + "hit_ok"] += got_hit == td["hit_wall"]
         stats[prefix + "left_ok"] += got_left == td["left_area"]
         stats[prefix + "cocked_ok"] += got_cocked == td["cocked"]
-        bad = []
         if td["at_rest_in_area"] and not td["cocked"]:
             stats[prefix + "value_n"] += 1
-            ok = od is not None and od.value == td["value"]
-            stats[prefix + "value_ok"] += ok
-            if not ok:
-                bad.append(f"value {od.value if od else None} (truth {td['value']})")
-        if got_hit != td["hit_wall"]:
-            bad.append(f"hit_wall {got_hit}")
-        if got_left != td["left_area"]:
-            bad.append(f"left_area {got_left}")
-        if got_cocked != td["cocked"]:
-            bad.append(f"cocked {got_cocked}")
+            stats[prefix + "value_ok"] += od is not None and od.value == td["value"]
+        bad = die_misses(td, od)
         if bad:
             misses.append(f"{label}: " + ", ".join(bad))
 

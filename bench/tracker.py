@@ -69,6 +69,19 @@ def match(truth_dice: list[dict], seen: list[DieObservation]) -> list[DieObserva
     return out
 
 
+def die_misses(td: dict, od: DieObservation | None) -> list[str]:
+    """What the observed die ``od`` (None: not seen) got wrong against its truth ``td``."""
+    got = {
+        "hit_wall": od is not None and od.hit_wall,
+        "left_area": od is not None and od.left_area,
+        "cocked": od is not None and od.cocked,
+    }
+    bad = [f"{k} {v} (truth {td[k]})" for k, v in got.items() if v != td[k]]
+    if td["at_rest_in_area"] and not td["cocked"] and (od is None or od.value != td["value"]):
+        bad.append(f"value {od.value if od else None} (truth {td['value']})")
+    return bad
+
+
 def run(
     size: tuple[int, int],
     n: int,
@@ -162,15 +175,7 @@ def run(
                 stats["cocked_false"] += got_cocked
                 stats["value_n"] += 1
                 stats["value_ok"] += od is not None and od.value == td["value"]
-            bad = []
-            if got_hit != td["hit_wall"]:
-                bad.append(f"hit_wall {got_hit} (truth {td['hit_wall']})")
-            if got_left != td["left_area"]:
-                bad.append(f"left_area {got_left} (truth {td['left_area']})")
-            if got_cocked != td["cocked"]:
-                bad.append(f"cocked {got_cocked} (truth {td['cocked']})")
-            if td["at_rest_in_area"] and not td["cocked"] and (od is None or od.value != td["value"]):
-                bad.append(f"value {od.value if od else None} (truth {td['value']})")
+            bad = die_misses(td, od)
             if bad:
                 failures.append(f"{case} seed {seed}: " + ", ".join(bad))
     if verbose:
