@@ -23,6 +23,17 @@ Run it with a SEPARATE venv holding torch (never the project's runtime venv)::
 (``--warm`` starts from /work/train-out/<out stem>.pt; the shipped runs are listed in
 vision/models/dice_reader.json.)
 
+Comparing recipes when the tune part cannot tell them apart: leave a session of train photos
+out and read it as a fold (cold runs, same seed, one change at a time)::
+
+    $T tools/train_reader.py cls --arch grid --leave-out IMG_20191209_095 --epochs 10 \
+        --lr 3e-3 --sim 300 --sim-seed 7 --throws 600 --set-weight nell-byler=2 --mild 0.3 \
+        --ema 0.998 --out $O/cls_fold.onnx
+
+Other options tried that way (none shipped; dice_reader.json has the figures): ``--arch
+grid-norm``, ``--wide-jitter``, ``--recolour-contrast``, ``--hard``; ``--parts train,tune``
+trains a final model on the tune part's photos too.
+
 Only the ``train`` part of each photo set is trained on; thresholds are chosen on ``tune``;
 ``held_out`` is never used here. At run time the models are read by ``cv2.dnn`` only.
 """
@@ -58,6 +69,10 @@ cv2.setNumThreads(1)
 # The classifier's crop (``--crop-px``, ``--crop-scale``); the runtime reads the same two from
 # dice_reader.json's "classifier" (defaults: vision.dice_crop's CROP_PX and CROP_SCALE).
 CROP = {"px": CROP_PX, "scale": CROP_SCALE}
+# How far a training crop's size strays from the die's (log units): most crops by up to
+# "size", a share "wide_share" by up to "wide" (``--wide-jitter``: the detector's size of a dark
+# die can be a third too small)
+JITTER = {"size": 0.17, "wide": 0.17, "wide_share": 0.0}
 
 
 def crop(img, center, size, angle, big: bool = False):
@@ -73,13 +88,20 @@ def log(*a):
 # ---------------------------------------------------------------- data
 
 
+# train photos whose names start with this are left out (``--leave-out``: a fold of the train
+# part to compare recipes on, e.g. one session of photos, when the tune part is too small)
+LEAVE_OUT: list[str] = []
+
+
 def load_part(part: str):
     split = json.loads(SPLIT_FILE.read_text())
     out = []
     for s in SETS:
         names = set(split["sets"][s][part])
         for p in list_photos(s):
-            if p.path.name in names:
+            if p.path.name in names and not (
+                part == "train" and any(p.path.name.startswith(x) for x in LEAVE_OUT)
+            ):
                 out.append((cv2.imread(str(p.path)), p))
     return out
 
@@ -120,9 +142,12 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator, strong: bool = True
 # pips, dark dice with red or white pips, teal, purple and wooden dice, and the plain ones
 BODIES = [(40, 30, 190), (25, 25, 25), (60, 50, 45), (120, 130, 40), (110, 40, 100),
           (60, 100, 150), (230, 230, 230), (170, 80, 25), (40, 200, 230), (70, 140, 30),
-          (30, 30, 110)]
+          (30, 30, 110), (45, 50, 60)]
 PIPS = [(245, 245, 245), (20, 20, 20), (40, 200, 230), (40, 40, 200), (60, 170, 220),
-        (90, 200, 90)]
+        (90, 200, 90), (35, 35, 130)]
+# a body and pip colour differ by at least this much in one channel (``--recolour-contrast``;
+# dark dice with dull red pips differ by ~70)
+RECOLOUR = {"min_diff": 90.0}
 
 
 def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -166,7 +191,7 @@ def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     while True:
         b = np.array(BODIES[rng.integers(len(BODIES))], np.float32)
         p = np.array(PIPS[rng.integers(len(PIPS))], np.float32)
-        if np.abs(b - p).max() > 90:
+        if np.abs(b - p).max() > RECOLOUR["min_diff"]:
             break
     b = b * rng.uniform(0.8, 1.15) + rng.normal(0, 10, 3)
     die = p + t * (b - p)
@@ -299,7 +324,7 @@ def train_det(steps: int, seed: int = 0, sim: int = 0):
 # ---------------------------------------------------------------- classifier
 
 
-ARCHS = ("gap", "wide", "grid", "grid-wide")
+ARCHS = ("gap", "wide", "grid", "grid-wide", "grid-norm")
 
 
 def cls_net(arch: str = "gap"):
@@ -307,14 +332,28 @@ def cls_net(arch: str = "gap"):
     (the first shipped nets). ``wide``: twice the channels. ``grid``: the same convolutions,
     but the last 5x5 map is kept whole (flattened) for the linear layer: a face is a 3x3 grid of
     pip places, and averaging the map away throws out where the pips are. ``grid-wide``: both.
+    ``grid-norm``: ``grid`` fed the crop and the crop normalised per channel (each channel to
+    zero mean, unit spread): dark dice with dark red pips, low in contrast, look as plain as any.
     """
+    import torch
     import torch.nn as nn
+
+    class WithNormalised(nn.Module):
+        """The crop's 3 channels, then the same normalised per crop and channel (6 channels)."""
+
+        def __init__(self):
+            super().__init__()
+            self.norm = nn.InstanceNorm2d(3, affine=False, eps=1e-3)
+
+        def forward(self, x):
+            return torch.cat([x, self.norm(x)], 1)
 
     def cbr(i, o):
         return [nn.Conv2d(i, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
 
     c1, c2, c3 = (24, 48, 96) if arch in ("wide", "grid-wide") else (16, 32, 64)
-    convs = [*cbr(3, c1), nn.MaxPool2d(2), *cbr(c1, c2), *cbr(c2, c2), nn.MaxPool2d(2),
+    first = [WithNormalised(), *cbr(6, c1)] if arch == "grid-norm" else cbr(3, c1)
+    convs = [*first, nn.MaxPool2d(2), *cbr(c1, c2), *cbr(c2, c2), nn.MaxPool2d(2),
              *cbr(c2, c3), nn.MaxPool2d(2), *cbr(c3, c3)]
     if arch.startswith("grid"):
         # 40 px crop -> 5x5 map after three poolings
@@ -322,6 +361,20 @@ def cls_net(arch: str = "gap"):
         return nn.Sequential(*convs, nn.Flatten(), nn.Dropout(0.3),
                              nn.Linear(c3 * side * side, N_CLASSES))
     return nn.Sequential(*convs, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c3, N_CLASSES))
+
+
+def from_grid(state: dict) -> dict:
+    """A ``grid`` net's weights as a ``grid-norm`` net that computes the same (its first
+    convolution gives the normalised channels zero weight, to be learnt)."""
+    import torch
+
+    out = {}
+    for k, v in state.items():
+        i, rest = k.split(".", 1)
+        if k == "0.weight":
+            v = torch.cat([v, torch.zeros_like(v)], 1)
+        out[f"{int(i) + 1}.{rest}"] = v
+    return out
 
 
 def squash(big: np.ndarray, rng) -> np.ndarray:
@@ -343,7 +396,8 @@ def die_crop(img, d, rng, jitter=True):
     if jitter:
         cx = d.cx + np.clip(rng.normal(0, 0.06), -0.15, 0.15) * d.size
         cy = d.cy + np.clip(rng.normal(0, 0.06), -0.15, 0.15) * d.size
-        size = d.size * math.exp(rng.uniform(-0.17, 0.17))
+        k = JITTER["wide"] if rng.random() < JITTER["wide_share"] else JITTER["size"]
+        size = d.size * math.exp(rng.uniform(-k, k))
         ang = ang + (rng.normal(0, 5) if rng.random() < 0.8 else rng.uniform(-45, 45))
     else:
         cx, cy, size = d.cx, d.cy, d.size
@@ -351,7 +405,7 @@ def die_crop(img, d, rng, jitter=True):
 
 
 def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=None,
-              set_weight=None, mild=0.0, recolour_share=0.0):
+              set_weight=None, mild=0.0, recolour_share=0.0, die_weight=None):
     """One epoch of labelled crops.
 
     :param set_weight: photo set -> crops per die multiplier (e.g. 2 for the many-coloured
@@ -360,6 +414,8 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
         colours), so the net also learns the real look of dark / marbled / coloured dice.
     :param recolour_share: share of the photo dice's crops whose die is given other body and
         pip colours (``recolour``).
+    :param die_weight: per photo die (in ``data`` order), a further crops-per-die multiplier
+        (``hard_weights``: the dice the net reads least surely get more crops).
     """
     set_weight = set_weight or {}
     xs, ys = [], []
@@ -384,6 +440,8 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
                 ys.append(BACKGROUND)
     dice = [(img, d) for img, p in data for d in p.dice]
     reps = [round(per_die * set_weight.get(p.set, 1.0)) for _, p in data for _ in p.dice]
+    if die_weight is not None:
+        reps = [round(n * k) for n, k in zip(reps, die_weight, strict=True)]
     for (img, d), n in zip(dice, reps, strict=True):
         for _ in range(n):
             c = die_crop(img, d, rng)
@@ -428,6 +486,27 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
         xs.append(colour_jitter(c, rng))
         ys.append(BACKGROUND)
     return np.stack(xs), np.array(ys)
+
+
+def hard_weights(net, data, hard: float) -> list[float]:
+    """Per photo die (in ``data`` order): 1 + ``hard`` x how far the net is from reading it
+    surely (1 - p(true face), doubled, at most 1), from a crop at the labelled centre. The few
+    dark, marbled or low-contrast dice it reads least surely get up to 1 + hard times the crops
+    (a label error is boosted too; there are few)."""
+    import torch
+
+    crops, ys = [], []
+    for img, p in data:
+        for d in p.dice:
+            crops.append(crop(img, (d.cx, d.cy), d.size, die_angle(img, (d.cx, d.cy), d.size)))
+            ys.append(d.value - 1)
+    net.eval()
+    with torch.no_grad():
+        prob = torch.softmax(net(to_tensor(np.stack(crops))), 1).numpy()
+    miss = 1.0 - prob[np.arange(len(ys)), ys]
+    w = 1.0 + hard * np.clip(2.0 * miss, 0.0, 1.0)
+    log(f"hard dice: {(miss > 0.2).sum()} of {len(ys)} read below 0.8; crops x{w.mean():.2f}")
+    return w.tolist()
 
 
 def mine(data, scales=(0.85, 1.0, 1.2)):
@@ -557,14 +636,17 @@ def clip_crops(n_throws: int, rng, first_seed: int = 100_000):
 def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: float = 3e-3,
               arch: str = "gap", out: Path | None = None, sim_seed: int = 7, throws: int = 0,
               warm_from: Path | None = None, set_weight=None, mild: float = 0.0,
-              threads: int = 1, recolour_share: float = 0.0):
+              threads: int = 1, recolour_share: float = 0.0, ema: float = 0.0,
+              hard: float = 0.0, parts: tuple[str, ...] = ("train",)):
     import torch
     import torch.nn.functional as F
 
     torch.set_num_threads(threads)  # 1 when sharing the machine with another run
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    data = load_part("train")
+    # ``parts``: the photo parts trained on; ("train", "tune") for a final model once the
+    # recipe and thresholds are chosen (the tune part then no longer measures anything)
+    data = [x for part in parts for x in load_part(part)]
     tune = load_part("tune")
     extra = sim_crops(sim, rng, sim_seed) if sim else []
     extra += clip_crops(throws, rng) if throws else []
@@ -580,14 +662,25 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     net = cls_net(arch)
     if warm:  # go on from the last run's weights (fine-tuning)
         src = warm_from or weights
-        net.load_state_dict(torch.load(src))
+        state = torch.load(src)
+        if arch == "grid-norm" and state["0.weight"].shape[1] == 3:
+            state = from_grid(state)
+        net.load_state_dict(state)
         log("warm start from", src)
     opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
+    # ``ema``: export a running average of the weights (steadier, better-calibrated
+    # confidences than the last step's weights)
+    avg = None
+    if ema:
+        from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
+
+        avg = AveragedModel(net, multi_avg_fn=get_ema_multi_avg_fn(ema), use_buffers=True)
     bs = 128
     for ep in range(epochs):
         t0 = time.time()
+        die_weight = hard_weights(net, data, hard) if hard and (warm or ep > 0) else None
         xs, ys = cls_epoch(data, rng, extra=extra, mined=mined, set_weight=set_weight,
-                           mild=mild, recolour_share=recolour_share)
+                           mild=mild, recolour_share=recolour_share, die_weight=die_weight)
         x, y = to_tensor(xs), torch.from_numpy(ys)
         for g in opt.param_groups:
             g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
@@ -600,17 +693,18 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
             opt.zero_grad()
             loss.backward()
             opt.step()
+            if avg is not None:
+                avg.update_parameters(net)
             tot += loss.item() * len(idx)
-        net.eval()
+        kept = avg.module if avg is not None else net
+        kept.eval()
         with torch.no_grad():
-            acc = (net(vx).argmax(1) == vy).float().mean().item()
+            acc = (kept(vx).argmax(1) == vy).float().mean().item()
         log(f"cls epoch {ep + 1}/{epochs}: {len(y)} crops, loss {tot / len(y):.3f}, "
             f"tune-crop accuracy {acc:.4f} ({time.time() - t0:.0f}s)")
         WORK.mkdir(parents=True, exist_ok=True)
-        torch.save(net.state_dict(), weights)  # each epoch: a long run can be stopped early
-    WORK.mkdir(parents=True, exist_ok=True)
-    torch.save(net.state_dict(), weights)
-    export(net, (1, 3, CROP["px"], CROP["px"]), out, dynamic=True)
+        torch.save(kept.state_dict(), weights)  # each epoch: a long run can be stopped early
+    export(kept, (1, 3, CROP["px"], CROP["px"]), out, dynamic=True)
 
 
 # ---------------------------------------------------------------- export
@@ -669,8 +763,26 @@ def main(argv=None):
                     help="share of photo-die crops with mild colour jitter only (own colours)")
     ap.add_argument("--recolour", type=float, default=0.0,
                     help="share of photo-die crops given other body and pip colours")
+    ap.add_argument("--wide-jitter", type=float, nargs=2, default=None, metavar=("SHARE", "K"),
+                    help="a share of photo-die crops with size strayed by up to K (log units)")
+    ap.add_argument("--recolour-contrast", type=float, default=90.0,
+                    help="least body-pip colour difference of a recoloured die (one channel)")
+    ap.add_argument("--parts", default="train",
+                    help="photo parts to train on, comma-separated (train, or train,tune)")
+    ap.add_argument("--hard", type=float, default=0.0,
+                    help="photo dice read unsurely get up to 1 + HARD times the crops")
+    ap.add_argument("--leave-out", action="append", default=[], metavar="PREFIX",
+                    help="leave out train photos whose names start with PREFIX (repeatable)")
+    ap.add_argument("--ema", type=float, default=0.0,
+                    help="export an exponential moving average of the weights (decay, e.g. 0.999)")
     a = ap.parse_args(argv)
     CROP.update(px=a.crop_px, scale=a.crop_scale)
+    if set(a.parts.split(",")) - {"train", "tune"}:
+        ap.error("--parts takes train and tune only: the held-out part is never trained on")
+    LEAVE_OUT.extend(a.leave_out)
+    RECOLOUR.update(min_diff=a.recolour_contrast)
+    if a.wide_jitter:
+        JITTER.update(wide_share=a.wide_jitter[0], wide=a.wide_jitter[1])
     if a.stage == "split":
         SPLIT_FILE.parent.mkdir(parents=True, exist_ok=True)
         SPLIT_FILE.write_text(json.dumps(make_split(), indent=1) + "\n")
@@ -686,7 +798,8 @@ def main(argv=None):
                   arch="wide" if a.wide else a.arch, out=a.out, sim_seed=a.sim_seed,
                   throws=a.throws,
                   warm_from=a.warm_from, set_weight=weights, mild=a.mild, threads=a.threads,
-                  recolour_share=a.recolour)
+                  recolour_share=a.recolour, ema=a.ema, hard=a.hard,
+                  parts=tuple(a.parts.split(",")))
     elif a.stage == "export-cls":  # the last saved weights of a run stopped early
         import torch
 
