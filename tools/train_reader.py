@@ -676,6 +676,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
 
         avg = AveragedModel(net, multi_avg_fn=get_ema_multi_avg_fn(ema), use_buffers=True)
     bs = 128
+    kept = net
     for ep in range(epochs):
         t0 = time.time()
         die_weight = hard_weights(net, data, hard) if hard and (warm or ep > 0) else None

@@ -8,7 +8,8 @@ Two small nets, shipped as ONNX in ``vision/models`` and run with ``cv2.dnn`` on
 * a *face classifier* that reads a 40x40 crop of one die, cut square to its edges, into 8
   classes: faces 1..6, ``cocked`` (top face not square to the camera, or no legal face) and
   ``not a die``. Its softmax gives the confidence; below the threshold chosen on the tuning
-  photos the value is ``None`` (the operator rules) rather than a guess.
+  photos the value is ``None`` (the operator rules) rather than a guess, and so it is when a
+  reading below 0.97 does not survive a quarter turn of its crop.
 
 The thresholds live in ``vision/models/dice_reader.json`` beside the models.
 """
@@ -356,7 +357,7 @@ class DiceReader:
         same face (at least half its face share); else the die is left unread (the operator
         rules). The classifier learnt every face at every turn, so a true reading survives the
         turn; a die it has not learnt well often does not (fold runs, dice of kinds left out of
-        training: misreads 12 -> 7 of 888 dice, reads 759 -> 756)."""
+        training: misreads 12 -> 7 in 888 readings, reads 759 -> 756)."""
         check = [i for i, r in enumerate(readings) if r.value is not None and
                  r.confidence < _SURE]
         if not check:
