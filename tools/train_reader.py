@@ -488,21 +488,27 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
     return np.stack(xs), np.array(ys)
 
 
-def hard_weights(net, data, hard: float) -> list[float]:
-    """Per photo die (in ``data`` order): 1 + ``hard`` x how far the net is from reading it
-    surely (1 - p(true face), doubled, at most 1), from a crop at the labelled centre. The few
-    dark, marbled or low-contrast dice it reads least surely get up to 1 + hard times the crops
-    (a label error is boosted too; there are few)."""
-    import torch
-
+def labelled_crops(data):
+    """Every photo die (in ``data`` order) cut at its labelled centre: (crops, true classes)."""
     crops, ys = [], []
     for img, p in data:
         for d in p.dice:
             crops.append(crop(img, (d.cx, d.cy), d.size, die_angle(img, (d.cx, d.cy), d.size)))
             ys.append(d.value - 1)
+    return to_tensor(np.stack(crops)), np.array(ys)
+
+
+def hard_weights(net, labelled, hard: float) -> list[float]:
+    """Per photo die (``labelled_crops``' order): 1 + ``hard`` x how far the net is from reading
+    it surely (1 - p(true face), doubled, at most 1). The few dark, marbled or low-contrast dice
+    it reads least surely get up to 1 + hard times the crops (a label error is boosted too;
+    there are few)."""
+    import torch
+
+    x, ys = labelled
     net.eval()
     with torch.no_grad():
-        prob = torch.softmax(net(to_tensor(np.stack(crops))), 1).numpy()
+        prob = torch.softmax(net(x), 1).numpy()
     miss = 1.0 - prob[np.arange(len(ys)), ys]
     w = 1.0 + hard * np.clip(2.0 * miss, 0.0, 1.0)
     log(f"hard dice: {(miss > 0.2).sum()} of {len(ys)} read below 0.8; crops x{w.mean():.2f}")
@@ -677,9 +683,11 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         avg = AveragedModel(net, multi_avg_fn=get_ema_multi_avg_fn(ema), use_buffers=True)
     bs = 128
     kept = net
+    labelled = labelled_crops(data) if hard else None  # the same crops every epoch
     for ep in range(epochs):
         t0 = time.time()
-        die_weight = hard_weights(net, data, hard) if hard and (warm or ep > 0) else None
+        die_weight = (hard_weights(net, labelled, hard) if hard and (warm or ep > 0)
+                      else None)
         xs, ys = cls_epoch(data, rng, extra=extra, mined=mined, set_weight=set_weight,
                            mild=mild, recolour_share=recolour_share, die_weight=die_weight)
         x, y = to_tensor(xs), torch.from_numpy(ys)

@@ -357,7 +357,7 @@ class DiceReader:
         same face (at least half its face share); else the die is left unread (the operator
         rules). The classifier learnt every face at every turn, so a true reading survives the
         turn; a die it has not learnt well often does not (fold runs, dice of kinds left out of
-        training: misreads 12 -> 7 in 888 readings, reads 759 -> 756)."""
+        training: misreads 12 -> 7 in 888 readings, reads 760 -> 758)."""
         check = [i for i, r in enumerate(readings) if r.value is not None and
                  r.confidence < _SURE]
         if not check:
