@@ -241,8 +241,11 @@ class DiceReader:
         if not cands:
             return []
         angles, probs = self._classify(frame, [(c[0], c[1], c[2]) for c in cands])
+        rescued: set[int] = set()
+        if _RESCUE_HEAT is not None:
+            cands, angles, probs, rescued = self._rescue(frame, cands, list(angles), probs)
         out: list[DieReading] = []
-        for (cx, cy, size, _), a, p in zip(cands, angles, probs, strict=True):
+        for n, ((cx, cy, size, _), a, p) in enumerate(zip(cands, angles, probs, strict=True)):
             if p[BACKGROUND] >= self.background_threshold:
                 continue  # the classifier, looking closer, sees no die there
             r = self._reading(cx, cy, size, a, p)
@@ -251,6 +254,8 @@ class DiceReader:
             # more; two finds much closer than that are the two faces of one leaning die, so
             # that die is flagged (never read) even when neither face looked cocked alone.
             twin = next((i for i, k in enumerate(out) if _one_die(r, k)), None)
+            if twin is not None and n in rescued:
+                continue  # moved onto a die already found
             if twin is not None:
                 k = out[twin]
                 if not k.cocked:
@@ -270,6 +275,27 @@ class DiceReader:
             lambda i: [(out[i].center[0], out[i].center[1], out[i].box[1][0] * k)
                        for k in _SIZES_AGAIN] + [closer[i]],
         ))
+
+    def _rescue(self, frame, cands, angles, probs):
+        """A strong find the classifier calls no die is cut again where the detector, looking
+        closer, puts it (a dark die's size is often seen a third too small, and a crop too
+        small shows no whole face)."""
+        lost = [i for i, (c, p) in enumerate(zip(cands, probs, strict=True))
+                if p[BACKGROUND] >= self.background_threshold and c[3] >= _RESCUE_HEAT]
+        if not lost:
+            return cands, angles, probs, set()
+        moved = self._refine(frame, [cands[i][:3] for i in lost])
+        a2, p2 = self._classify(frame, moved)
+        cands = list(cands)
+        probs = probs.copy()
+        rescued = set()
+        for i, d, a, p in zip(lost, moved, a2, p2, strict=True):
+            if p[BACKGROUND] < self.background_threshold:
+                cands[i] = (*d, cands[i][3])
+                angles[i] = a
+                probs[i] = p
+                rescued.add(i)
+        return cands, angles, probs, rescued
 
     def read_at(
         self,
@@ -453,6 +479,8 @@ _TURNED_AGREES = 0.5
 
 # find looks at an unsure die again at these times the detector's size
 _SIZES_AGAIN = (0.88, 1.12)
+# a find at least this hot that the classifier calls no die is looked at again (``_rescue``)
+_RESCUE_HEAT = 0.3
 # read_at looks for each die in a patch of this many detector pixels (~2.9 die edges)
 _REFINE_PX = 64
 
