@@ -1,6 +1,6 @@
 """Finding dice in a BGR frame and reading their top faces (1..6).
 
-Two small nets, shipped as ONNX in ``vision/models`` and run with ``cv2.dnn`` only:
+Small nets, shipped as ONNX in ``vision/models`` and run with ``cv2.dnn`` only:
 
 * a fully convolutional *detector* that marks die centres on a heat map (one cell per 4 pixels
   of a half-size frame) with each die's size, so touching dice stay apart and any colour of die
@@ -8,8 +8,9 @@ Two small nets, shipped as ONNX in ``vision/models`` and run with ``cv2.dnn`` on
 * a *face classifier* that reads a 40x40 crop of one die, cut square to its edges, into 8
   classes: faces 1..6, ``cocked`` (top face not square to the camera, or no legal face) and
   ``not a die``. Its softmax gives the confidence; below the threshold chosen on the tuning
-  photos the value is ``None`` (the operator rules) rather than a guess, and so it is when a
-  reading below 0.97 does not survive a quarter turn of its crop.
+  photos the value is ``None`` (the operator rules) rather than a guess. A crop it is unsure of
+  is also read by two more classifiers trained apart (the second opinions), and the three
+  averaged.
 
 The thresholds live in ``vision/models/dice_reader.json`` beside the models.
 """
