@@ -331,10 +331,10 @@ def first_classifier_only(to: Path) -> DiceReader:
 
 
 def test_a_crop_the_first_classifier_is_unsure_of_is_put_to_the_second_opinions(reader):
-    """Crops the first classifier reads at 0.97 or more keep its probabilities; the others
+    """Crops the first classifier reads at 0.95 or more keep its probabilities; the others
     (unless it calls them no die at 0.5 or more) get the average of all three classifiers,
     with the largest "cocked" of the three: a lean any one of them sees is heeded."""
-    from vision.dice import BACKGROUND, COCKED, _probabilities
+    from vision.dice import _ASK_BELOW, _NO_DIE, BACKGROUND, COCKED, _probabilities
     from vision.dice_crop import crop_die, die_angle
 
     assert len(reader._second) == 2
@@ -350,7 +350,8 @@ def test_a_crop_the_first_classifier_is_unsure_of_is_put_to_the_second_opinions(
     first = _probabilities(reader._cls, blob)
     others = [_probabilities(net, blob) for net in reader._second]
     got = reader._softmax(crops)
-    asked = (first.max(axis=1) < 0.97) & (first[:, BACKGROUND] < 0.5)
+    assert (_ASK_BELOW, _NO_DIE) == (0.95, 0.5)
+    asked = (first.max(axis=1) < _ASK_BELOW) & (first[:, BACKGROUND] < _NO_DIE)
     assert 0 < asked.sum() < len(crops)
     np.testing.assert_allclose(got[~asked], first[~asked])
     mean = (first + others[0] + others[1]) / 3
