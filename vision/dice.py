@@ -125,15 +125,22 @@ class DiceReader:
         meta_path = d / "dice_reader.json"
         try:
             self.meta = json.loads(meta_path.read_text())
-            self._det = _load_net(d / "dice_det.onnx")
             cls_card = self.meta.get("classifier", {})
-            self._cls = _load_net(d / cls_card.get("file", "dice_cls.onnx"))
+            names = ["dice_det.onnx", cls_card.get("file", "dice_cls.onnx"),
+                     *cls_card.get("second_opinions", [])]
+            missing = [n for n in names if not (d / n).is_file()]
+            if missing:
+                raise OSError(f"{', '.join(missing)} missing (dice_reader.json names "
+                              f"{', '.join(names)})")
+            self._det = _load_net(d / names[0])
+            self._cls = _load_net(d / names[1])
             # further classifiers, trained apart, asked only about a crop the first is unsure
             # of; their probabilities are averaged with its own
-            self._second: list = [_load_net(d / f) for f in cls_card.get("second_opinions", [])]
+            self._second: list = [_load_net(d / n) for n in names[2:]]
         except (OSError, ValueError, cv2.error) as exc:
+            why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ReaderError(
-                f"cannot load the dice reader's models from {d}: {exc}; "
+                f"cannot load the dice reader's models from {d}: {why}; "
                 "reinstall tablectl or run tools/train_reader.py"
             ) from None
         # the lean model (vision.die_lean) for the tracker's cocked cues; a model directory

@@ -287,6 +287,19 @@ def test_models_without_their_crop_size_are_refused_at_load(tmp_path):
         DiceReader(tmp_path)
 
 
+def test_a_missing_or_broken_second_opinion_is_a_clear_error_naming_it(tmp_path):
+    """dice_reader.json names the second opinions; one missing is refused at load, naming the
+    file and what the card names, and so is one that is no model."""
+    copy_models(tmp_path)
+    assert len(DiceReader(tmp_path)._second) == 2
+    (tmp_path / "dice_cls_3.onnx").unlink()
+    with pytest.raises(ReaderError, match=r"dice_cls_3.onnx missing \(dice_reader.json names"):
+        DiceReader(tmp_path)
+    (tmp_path / "dice_cls_3.onnx").write_bytes(b"\x00 not a model")
+    with pytest.raises(ReaderError, match="(?s)dice_cls_3.onnx.*train_reader"):
+        DiceReader(tmp_path)
+
+
 def test_the_lean_model_is_optional_but_never_silently_broken(tmp_path):
     """A model directory without dice_lean.onnx gives a reader without a lean model (the
     tracker keeps to its other cues); a broken one is a clear error naming it."""
