@@ -277,7 +277,6 @@ def test_models_without_their_crop_size_are_refused_at_load(tmp_path):
     error when the reader loads (naming the setting), not a crash on the first throw."""
     import json
 
-
     copy_models(tmp_path)
     meta = json.loads((tmp_path / "dice_reader.json").read_text())
     assert DiceReader(tmp_path).crop_px == meta["classifier"]["crop_px"]
@@ -303,8 +302,6 @@ def test_a_missing_or_broken_second_opinion_is_a_clear_error_naming_it(tmp_path)
 def test_the_lean_model_is_optional_but_never_silently_broken(tmp_path):
     """A model directory without dice_lean.onnx gives a reader without a lean model (the
     tracker keeps to its other cues); a broken one is a clear error naming it."""
-
-
     copy_models(tmp_path)
     assert DiceReader(tmp_path).lean is None
     assert DiceReader().lean is not None  # the shipped one
@@ -368,8 +365,8 @@ def test_a_crop_the_first_classifier_is_unsure_of_is_put_to_the_second_opinions(
     assert 0 < asked.sum() < len(crops)
     np.testing.assert_allclose(got[~asked], first[~asked])
     mean = (first + others[0] + others[1]) / 3
-    faces = [k for k in range(8) if k != COCKED]
-    np.testing.assert_allclose(got[asked][:, faces], mean[asked][:, faces])
+    not_cocked = [k for k in range(8) if k != COCKED]
+    np.testing.assert_allclose(got[asked][:, not_cocked], mean[asked][:, not_cocked])
     lean = np.maximum(first[:, COCKED], np.maximum(others[0][:, COCKED], others[1][:, COCKED]))
     np.testing.assert_allclose(got[asked, COCKED], lean[asked])
 
