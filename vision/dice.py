@@ -277,9 +277,7 @@ class DiceReader:
         if not cands:
             return []
         angles, probs = self._classify(frame, [(c[0], c[1], c[2]) for c in cands])
-        rescued: set[int] = set()
-        if _RESCUE_HEAT is not None:
-            cands, angles, probs, rescued = self._rescue(frame, cands, list(angles), probs)
+        cands, angles, probs, rescued = self._rescue(frame, cands, list(angles), probs)
         out: list[DieReading] = []
         for n, ((cx, cy, size, _), a, p) in enumerate(zip(cands, angles, probs, strict=True)):
             if p[BACKGROUND] >= self.background_threshold:

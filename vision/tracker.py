@@ -149,8 +149,9 @@ class TrackerSettings:
         leans, and it may clear a close pair or a die the wall cue or the reader alone flags
         (``pair_min_lean``, ``lean_wall_min``, ``lean_clear``). Off: the other cues alone.
         It learnt from the simulator only: on the labelled photos it believes most flat dice
-        lean (at 0.5: 80% of nell-byler's, 23% of matteop65's; bench/lean.py), so it clears only where it is
-        all but sure and, for a close pair, where the reader and the silhouettes agree.
+        lean (at 0.5: 80% of nell-byler's, 23% of matteop65's; bench/lean.py), so it clears
+        only where it is all but sure and, for a close pair, where the reader and the
+        silhouettes agree.
     :param pair_min_lean: a close pair neither of whose dice the lean model believes leans
         more than this, and whose ``lean_scores`` are no more than ``pair_clear_score``
         (the reader and the silhouettes see no lean either), is taken for two flat dice lying
