@@ -35,34 +35,54 @@ def die_angle(frame: np.ndarray, center: tuple[float, float], die_px: float) -> 
     Edge directions of a square repeat every 90 degrees, so the gradient angles are averaged
     on the circle after multiplying them by 4 (magnitude-weighted).
     """
-    cx, cy = center
-    side = die_px * 1.35
-    scale = _ANGLE_PX / side
-    m = np.array(
-        [[scale, 0.0, _ANGLE_PX / 2 - scale * cx], [0.0, scale, _ANGLE_PX / 2 - scale * cy]],
-        dtype=np.float64,
-    )
-    patch = cv2.warpAffine(
-        frame, m, (_ANGLE_PX, _ANGLE_PX), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-    )
-    p = patch.astype(np.float32)
-    gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3)
-    if p.ndim == 3:
+    return die_angles(frame, [(center[0], center[1], die_px)])[0]
+
+
+def die_angles(frame: np.ndarray, dice) -> list[float]:
+    """``die_angle`` of each die (cx, cy, die_px), all measured in one pass: each die's patch
+    is cut with a one-pixel mirrored rim (what Sobel would add at its border), the patches are
+    stacked, and Sobel and the sums run once (a frame's dozen dice in a third of the time)."""
+    n = len(dice)
+    if n == 0:
+        return []
+    chans = frame.shape[2] if frame.ndim == 3 else 1
+    side = _ANGLE_PX + 2
+    stack = np.empty((n * side, side, chans), np.float32)
+    for k, (cx, cy, die_px) in enumerate(dice):
+        scale = _ANGLE_PX / (die_px * 1.35)
+        m = np.array(
+            [[scale, 0.0, _ANGLE_PX / 2 - scale * cx], [0.0, scale, _ANGLE_PX / 2 - scale * cy]],
+            dtype=np.float64,
+        )
+        patch = cv2.warpAffine(
+            frame, m, (_ANGLE_PX, _ANGLE_PX), flags=cv2.INTER_AREA,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        patch = cv2.copyMakeBorder(patch, 1, 1, 1, 1, cv2.BORDER_REFLECT_101)
+        stack[k * side : (k + 1) * side] = patch.reshape(side, side, chans)
+    gx = cv2.Sobel(stack, cv2.CV_32F, 1, 0, ksize=3).reshape(n, side, side, chans)
+    gy = cv2.Sobel(stack, cv2.CV_32F, 0, 1, ksize=3).reshape(n, side, side, chans)
+    gx, gy = gx[:, 1:-1, 1:-1], gy[:, 1:-1, 1:-1]
+    if chans > 1:
         # per pixel, the channel with the strongest edge: a red die on red felt still has hue
         mag = gx * gx + gy * gy
-        pick = mag.argmax(axis=2)[..., None]
-        gx = np.take_along_axis(gx, pick, axis=2)[..., 0]
-        gy = np.take_along_axis(gy, pick, axis=2)[..., 0]
+        pick = mag.argmax(axis=3)[..., None]
+        gx = np.take_along_axis(gx, pick, axis=3)[..., 0]
+        gy = np.take_along_axis(gy, pick, axis=3)[..., 0]
+    else:
+        gx, gy = gx[..., 0], gy[..., 0]
     # sum of |g|^2 * mask * e^(4i theta) = mask * (gx + i gy)^4 / |g|^2, without arctan/sin/cos
     z2 = (gx * gx - gy * gy) + 2j * (gx * gy)
     mag2 = gx * gx + gy * gy
-    v = (_MASK * (z2 * z2) / np.maximum(mag2, 1e-12)).sum()
-    s, c = float(v.imag), float(v.real)
-    if s == 0.0 and c == 0.0:
-        return 0.0
-    deg = math.degrees(math.atan2(s, c)) / 4.0
-    return ((deg + 45.0) % 90.0) - 45.0
+    v = (_MASK * (z2 * z2) / np.maximum(mag2, 1e-12)).sum(axis=(1, 2))
+    out = []
+    for s, c in zip(v.imag.tolist(), v.real.tolist(), strict=True):
+        if s == 0.0 and c == 0.0:
+            out.append(0.0)
+            continue
+        deg = math.degrees(math.atan2(s, c)) / 4.0
+        out.append(((deg + 45.0) % 90.0) - 45.0)
+    return out
 
 
 def crop_die(

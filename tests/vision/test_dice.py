@@ -370,6 +370,24 @@ def test_a_crop_the_first_classifier_is_unsure_of_is_put_to_the_second_opinions(
     np.testing.assert_allclose(got[asked, COCKED], lean[asked])
 
 
+def test_each_classifier_reads_a_crop_the_same_alone_or_in_a_batch(reader):
+    """The shipped nets are laid out for cv2.dnn's fast kernels (tools/train_reader.py
+    for_cv2): a crop's probabilities must not depend on the other crops of its batch."""
+    from vision.dice import BACKGROUND, _probabilities
+    from vision.dice_crop import crop_die, die_angle
+
+    frame, truth = still("colours_tray")
+    crops = [crop_die(frame, (x, y), r / 0.9, die_angle(frame, (x, y), r / 0.9),
+                      reader.crop_px, reader.crop_scale) for _, x, y, r in truth]
+    crops.append(np.zeros_like(crops[0]))  # and an empty one
+    blob = cv2.dnn.blobFromImages(crops, 1 / 255.0, (reader.crop_px,) * 2, mean=(127.5,) * 3)
+    for net in (reader._cls, *reader._second):
+        together = _probabilities(net, blob)
+        alone = np.concatenate([_probabilities(net, blob[k : k + 1]) for k in range(len(crops))])
+        np.testing.assert_allclose(together, alone, atol=1e-5)
+        assert (together[:-1, BACKGROUND] < 0.5).all() and together[-1, BACKGROUND] > 0.5
+
+
 def test_a_lean_one_second_opinion_sees_flags_the_die(reader, tmp_path):
     """A rendered die leaning ~30 degrees (a six, truth cocked) is read as a three at 0.89 by
     the first classifier alone; a second opinion sees the lean, so the shipped reader flags it

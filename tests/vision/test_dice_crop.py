@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice_crop import CROP_PX, crop_die, die_angle
+from vision.dice_crop import CROP_PX, crop_die, die_angle, die_angles
 
 
 def square(angle: float, colour=(235, 235, 235), felt=(40, 110, 30), size=44, centre=(160, 120)):
@@ -52,3 +52,24 @@ def test_crop_at_the_frame_edge_and_off_it():
     # a big die (downscaled crop) keeps its size
     big = square(0.0, size=200, centre=(160, 120))
     assert crop_die(big, (160, 120), 200, 0.0).shape == (CROP_PX, CROP_PX, 3)
+
+
+@pytest.mark.parametrize("grey", [False, True])
+def test_die_angles_measures_each_die_as_if_alone(grey):
+    """The angles of many dice are measured in one stacked pass: a die's angle must not depend
+    on its neighbours in the stack, at the frame's edge or off it included."""
+    img = square(0.0)
+    for k, (angle, centre) in enumerate([(12.0, (60, 60)), (33.0, (250, 70)), (71.0, (70, 190)),
+                                          (5.0, (300, 230))]):
+        part = square(angle, colour=(40 + 60 * k, 200, 230 - 50 * k), centre=centre, size=40)
+        mask = np.any(part != square(0.0, size=0)[0, 0], axis=2)
+        img[mask] = part[mask]
+    if grey:
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    dice = [(60, 60, 40), (250, 70, 40), (70, 190, 40), (300, 230, 40), (160, 120, 44),
+            (-30, 100, 40), (5, 5, 90)]
+    got = die_angles(img, dice)
+    assert got == [die_angle(img, (x, y), s) for x, y, s in dice]
+    for want, a in zip((12.0, 33.0, 71.0), got, strict=False):
+        assert angle_error(a, want) < 3.0
+    assert die_angles(img, []) == []
