@@ -174,8 +174,10 @@ class DiceReader:
 
     # ------------------------------------------------------------------ detector
 
-    def _detect(self, frame: np.ndarray, scale: float) -> list[tuple[float, float, float, float]]:
-        """Die candidates (cx, cy, die_px, heat) in frame pixels, strongest first."""
+    def _detect(self, frame: np.ndarray, scale: float,
+                min_heat: float = 0.0) -> list[tuple[float, float, float, float]]:
+        """Die candidates (cx, cy, die_px, heat) in frame pixels, strongest first; only those at
+        least ``min_heat`` (and the model card's heat threshold) hot."""
         h, w = frame.shape[:2]
         dw = max(DET_STRIDE * 2, int(round(w * scale / DET_STRIDE)) * DET_STRIDE)
         dh = max(DET_STRIDE * 2, int(round(h * scale / DET_STRIDE)) * DET_STRIDE)
@@ -190,7 +192,8 @@ class DiceReader:
         self._det.setInput(blob)
         out = self._det.forward()[0]
         logit = out[0]
-        thr_logit = math.log(self.heat_threshold / (1 - self.heat_threshold))
+        floor = max(self.heat_threshold, min_heat)
+        thr_logit = math.log(floor / (1 - floor))
         peaks = (logit >= cv2.dilate(logit, np.ones((3, 3), np.uint8))) & (logit > thr_logit)
         ys, xs = np.nonzero(peaks)
         order = np.argsort(-logit[ys, xs])
@@ -278,7 +281,7 @@ class DiceReader:
         scale = DET_DIE_PX / die_px if die_px else 320.0 / max(h, w)
         # a weak find is left unread: of 687 below _READ_HEAT on the train and tune photos, the
         # classifier called none a die (of 265 between it and 0.3, 3); each read costs 0.25 ms
-        cands = [c for c in self._detect(frame, min(1.0, scale)) if c[3] >= _READ_HEAT]
+        cands = self._detect(frame, min(1.0, scale), _READ_HEAT)
         if not cands:
             return []
         angles, probs = self._classify(frame, [(c[0], c[1], c[2]) for c in cands])

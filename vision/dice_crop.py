@@ -46,6 +46,8 @@ def die_angles(frame: np.ndarray, dice) -> list[float]:
     if n == 0:
         return []
     chans = frame.shape[2] if frame.ndim == 3 else 1
+    if chans not in (1, 3):
+        raise ValueError(f"die_angles: a grey or BGR frame, not one of shape {frame.shape}")
     side = _ANGLE_PX + 2
     stack = np.empty((n * side, side, chans), np.float32)
     for k, (cx, cy, die_px) in enumerate(dice):
@@ -63,12 +65,15 @@ def die_angles(frame: np.ndarray, dice) -> list[float]:
     gx = cv2.Sobel(stack, cv2.CV_32F, 1, 0, ksize=3).reshape(n, side, side, chans)
     gy = cv2.Sobel(stack, cv2.CV_32F, 0, 1, ksize=3).reshape(n, side, side, chans)
     gx, gy = gx[:, 1:-1, 1:-1], gy[:, 1:-1, 1:-1]
-    if chans > 1:
+    if chans == 3:
         # per pixel, the channel with the strongest edge: a red die on red felt still has hue
+        # (argmax over the channels, the first of equals, spelt out: twice as fast as a gather)
         mag = gx * gx + gy * gy
-        pick = mag.argmax(axis=3)[..., None]
-        gx = np.take_along_axis(gx, pick, axis=3)[..., 0]
-        gy = np.take_along_axis(gy, pick, axis=3)[..., 0]
+        m0, m1, m2 = mag[..., 0], mag[..., 1], mag[..., 2]
+        first = (m0 >= m1) & (m0 >= m2)
+        second = ~first & (m1 >= m2)
+        gx = np.where(first, gx[..., 0], np.where(second, gx[..., 1], gx[..., 2]))
+        gy = np.where(first, gy[..., 0], np.where(second, gy[..., 1], gy[..., 2]))
     else:
         gx, gy = gx[..., 0], gy[..., 0]
     # sum of |g|^2 * mask * e^(4i theta) = mask * (gx + i gy)^4 / |g|^2, without arctan/sin/cos
