@@ -47,6 +47,9 @@ Other options tried that way (dice_reader.json has the figures): ``--arch grid-n
 ``--hard`` (both ship, as second opinions), ``--arch grid-slim``, ``--wide-jitter``,
 ``--recolour-contrast``, ``--crop-px 56``.
 
+The classifiers are exported through ``for_cv2`` (the same function in a layout cv2.dnn runs
+faster); ``export-cls`` re-exports a run's saved weights that way.
+
 Only the ``train`` part of each photo set is trained on; thresholds are chosen on ``tune``;
 ``held_out`` is never used here. At run time the models are read by ``cv2.dnn`` only.
 """
