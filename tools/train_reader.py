@@ -787,7 +787,7 @@ def export(net, shape, path: Path, dynamic: bool):
         dynamic_axes={"input": {0: "n", 2: "h", 3: "w"}, "output": {0: "n", 2: "h", 3: "w"}}
         if detector else {"input": {0: "n"}, "output": {0: "n"}},
     )
-    if not detector:  # a batch: the crops are stacked inside (for_cv2)
+    if not detector:  # checked on a batch, as the reader runs it (one crop must not touch another)
         x = torch.rand(5, *shape[1:]) - 0.5
     with torch.no_grad():
         ref = net(x).numpy()
