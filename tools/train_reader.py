@@ -334,7 +334,7 @@ def train_det(steps: int, seed: int = 0, sim: int = 0):
                 f"({time.time() - t0:.0f}s)")
     WORK.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), WORK / "det.pt")
-    export(net, (1, 3, 240, 320), MODELS / "dice_det.onnx", dynamic=True)
+    export(net, (1, 3, 240, 320), MODELS / "dice_det.onnx")
 
 
 # ---------------------------------------------------------------- classifier
@@ -766,13 +766,15 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
             f"tune-crop accuracy {acc:.4f} ({time.time() - t0:.0f}s)")
         WORK.mkdir(parents=True, exist_ok=True)
         torch.save(kept.state_dict(), weights)  # each epoch: a long run can be stopped early
-    export(kept, (1, 3, CROP["px"], CROP["px"]), out, dynamic=True)
+    export(kept, (1, 3, CROP["px"], CROP["px"]), out)
 
 
 # ---------------------------------------------------------------- export
 
 
-def export(net, shape, path: Path, dynamic: bool):
+def export(net, shape, path: Path):
+    """``net`` to ONNX at ``path`` (the detector for any frame size, a classifier through
+    ``for_cv2`` for any batch), refused unless cv2.dnn reads it back to 1e-3."""
     import torch
 
     net.eval()
@@ -873,7 +875,7 @@ def main(argv=None):
         out = a.out or MODELS / "dice_cls.onnx"
         net = cls_net("wide" if a.wide else a.arch)
         net.load_state_dict(torch.load(WORK / (out.stem + ".pt")))
-        export(net, (1, 3, CROP["px"], CROP["px"]), out, dynamic=True)
+        export(net, (1, 3, CROP["px"], CROP["px"]), out)
     elif a.stage == "tune":
         from reader_tune import tune
 
