@@ -334,7 +334,7 @@ def train_det(steps: int, seed: int = 0, sim: int = 0):
                 f"({time.time() - t0:.0f}s)")
     WORK.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), WORK / "det.pt")
-    export(net, (1, 3, 240, 320), MODELS / "dice_det.onnx")
+    export(net, (1, 3, 240, 320), MODELS / "dice_det.onnx", detector=True)
 
 
 # ---------------------------------------------------------------- classifier
@@ -772,13 +772,12 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
 # ---------------------------------------------------------------- export
 
 
-def export(net, shape, path: Path):
+def export(net, shape, path: Path, detector: bool = False):
     """``net`` to ONNX at ``path`` (the detector for any frame size, a classifier through
     ``for_cv2`` for any batch), refused unless cv2.dnn reads it back to 1e-3."""
     import torch
 
     net.eval()
-    detector = len(shape) == 4 and "det" in path.name
     if not detector:
         net = for_cv2(net)  # the same function, laid out for cv2.dnn's fast kernels
     x = torch.rand(*shape) - 0.5

@@ -230,14 +230,18 @@ class DiceReader:
                 p[unsure] = (p[unsure] + q.sum(axis=1)) / self.views
         return angles, p
 
+    def _crops_blob(self, crops: list[np.ndarray]) -> np.ndarray:
+        """The classifiers' input batch for these crops."""
+        return cv2.dnn.blobFromImages(crops, 1 / 255.0, (self.crop_px, self.crop_px),
+                                      mean=(127.5, 127.5, 127.5))
+
     def _softmax(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities per crop. A crop the first classifier reads below ``_ASK_BELOW``
         (and does not call no die at ``_NO_DIE``) is also read by the second opinions: the
         probabilities are averaged, and "cocked" is the largest of them. Nets trained apart err
         apart (on folds of dice left out of training, three nets read 457 of 540 dice with 2
         misread where one read 451 with 3), and a sure crop, most of them, costs one net."""
-        blob = cv2.dnn.blobFromImages(crops, 1 / 255.0, (self.crop_px, self.crop_px),
-                                      mean=(127.5, 127.5, 127.5))
+        blob = self._crops_blob(crops)
         p = _probabilities(self._cls, blob)
         if self._second:
             unsure = np.nonzero((p.max(axis=1) < _ASK_BELOW) & (p[:, BACKGROUND] < _NO_DIE))[0]
@@ -309,10 +313,10 @@ class DiceReader:
         # at its scale): a little smaller and larger, and where the detector puts it looking
         # closer (tune photos: nell-byler read 162 -> 168 of 174 dice, matteop65 83 -> 84 of
         # 84, misreads unchanged)
-        unsure = [i for i, r in enumerate(out) if _unsure(r)]
-        looked = [(out[i].center[0], out[i].center[1], out[i].box[1][0]) for i in unsure]
-        closer = dict(zip(unsure, self._refine(frame, looked), strict=True)) if unsure else {}
         seen = [(r.center[0], r.center[1], r.box[1][0]) for r in out]
+        unsure = [i for i, r in enumerate(out) if _unsure(r)]
+        closer = (dict(zip(unsure, self._refine(frame, [seen[i] for i in unsure]), strict=True))
+                  if unsure else {})
         out = self._look_again(
             frame, out,
             lambda i: [(seen[i][0], seen[i][1], seen[i][2] * k) for k in _SIZES_AGAIN]

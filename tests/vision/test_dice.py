@@ -356,7 +356,7 @@ def test_a_crop_the_first_classifier_is_unsure_of_is_put_to_the_second_opinions(
             for k in (0.8, 1.0, 1.25):  # sure crops and unsure ones
                 crops.append(crop_die(frame, (x, y), size * k, die_angle(frame, (x, y), size),
                                       reader.crop_px, reader.crop_scale))
-    blob = cv2.dnn.blobFromImages(crops, 1 / 255.0, (reader.crop_px,) * 2, mean=(127.5,) * 3)
+    blob = reader._crops_blob(crops)
     first = _probabilities(reader._cls, blob)
     others = [_probabilities(net, blob) for net in reader._second]
     got = reader._softmax(crops)
@@ -380,7 +380,7 @@ def test_each_classifier_reads_a_crop_the_same_alone_or_in_a_batch(reader):
     crops = [crop_die(frame, (x, y), r / 0.9, die_angle(frame, (x, y), r / 0.9),
                       reader.crop_px, reader.crop_scale) for _, x, y, r in truth]
     crops.append(np.zeros_like(crops[0]))  # and an empty one
-    blob = cv2.dnn.blobFromImages(crops, 1 / 255.0, (reader.crop_px,) * 2, mean=(127.5,) * 3)
+    blob = reader._crops_blob(crops)
     for net in (reader._cls, *reader._second):
         together = _probabilities(net, blob)
         alone = np.concatenate([_probabilities(net, blob[k : k + 1]) for k in range(len(crops))])
