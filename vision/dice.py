@@ -302,6 +302,10 @@ class DiceReader:
             twin = next((i for i, k in enumerate(out) if _one_die(r, k)), None)
             if twin is not None and n in rescued:
                 continue  # moved onto a die already found
+            if twin is not None and _two_bodies(frame, out[twin], r):
+                # two dice of different colours touching, each read as a face (a small die
+                # against a large one; fixtures/stills/two_colours_touching.jpg)
+                twin = None
             if twin is not None:
                 k = out[twin]
                 if not k.cocked:
@@ -312,7 +316,10 @@ class DiceReader:
         # unsure as the whole-frame detector saw it (a small die's centre and size are coarse
         # at its scale): a little smaller and larger, and where the detector puts it looking
         # closer (tune photos: nell-byler read 162 -> 168 of 174 dice, matteop65 83 -> 84 of
-        # 84, misreads unchanged)
+        # 84, misreads unchanged). A closer look that lands nearer another die found is that
+        # die's, not this one's: a small die beside a large one was read as the large one
+        # twice (this and the colour test above: nell-byler train+tune read 1139 -> 1141 of
+        # 1152, misreads 4 either way; simulator stills and the folds unchanged)
         seen = [(r.center[0], r.center[1], r.box[1][0]) for r in out]
         unsure = [i for i, r in enumerate(out) if _unsure(r)]
         closer = (dict(zip(unsure, self._refine(frame, [seen[i] for i in unsure]), strict=True))
@@ -320,7 +327,7 @@ class DiceReader:
         out = self._look_again(
             frame, out,
             lambda i: [(seen[i][0], seen[i][1], seen[i][2] * k) for k in _SIZES_AGAIN]
-            + [closer[i]],
+            + ([closer[i]] if _nearest(closer[i], seen) == i else []),
         )
         # a die still unsure after that: a little smaller too (read only then, it changed no
         # reading on the train and tune photos nor on the folds, and saves ~0.8 ms a photo)
@@ -496,6 +503,53 @@ def _one_die(a: DieReading, b: DieReading) -> bool:
     closer than ``_TWO_FACES`` edges (two flat dice lie at least an edge apart)."""
     near = 0.8 if (a.cocked or b.cocked) else _TWO_FACES
     return math.dist(a.center, b.center) < near * max(a.box[1][0], b.box[1][0])
+
+
+def _body_colour(frame: np.ndarray, center: tuple[float, float], size: float):
+    """The colour of a die's body around a find's centre: (chroma, hue in degrees) in CIE Lab
+    (OpenCV's 8-bit scale), the median of the pixels in a disc of ``_BODY_DISC`` die edges
+    whose lightness is near the disc's median (a face's pips are the fewer pixels)."""
+    k = max(2, int(round(_BODY_DISC * size)))
+    x, y = int(round(center[0])), int(round(center[1]))
+    h, w = frame.shape[:2]
+    x0, y0, x1, y1 = max(0, x - k), max(0, y - k), min(w, x + k + 1), min(h, y + k + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0, 0.0
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[
+        (xx - center[0]) ** 2 + (yy - center[1]) ** 2 <= k * k].astype(np.float32)
+    lightness = lab[:, 0]
+    body = lab[np.abs(lightness - np.median(lightness)) <= _BODY_LIGHTNESS]
+    a, b = (float(np.median(body[:, 1])) - 128.0, float(np.median(body[:, 2])) - 128.0)
+    return math.hypot(a, b), math.degrees(math.atan2(b, a))
+
+
+def _nearest(die: tuple[float, float, float], dice: list[tuple[float, float, float]]) -> int:
+    """The index of the die in ``dice`` whose centre is nearest the centre of ``die``."""
+    return min(range(len(dice)), key=lambda j: math.dist(die[:2], dice[j][:2]))
+
+
+def _two_bodies(frame: np.ndarray, a: DieReading, b: DieReading) -> bool:
+    """Whether two close finds, each read as a face (a value, not flagged), are two dice:
+    their bodies are coloured and of hues far apart. A die's faces share its colour (the
+    shade of a side face changes its lightness, not its hue), so a leaning die's two faces
+    never pass; a matched pair of dice never does either, and stays under ``_one_die``."""
+    if a.value is None or b.value is None or a.cocked or b.cocked:
+        return False
+    (ca, ha), (cb, hb) = (_body_colour(frame, d.center, d.box[1][0]) for d in (a, b))
+    apart = abs(ha - hb) % 360.0
+    return min(ca, cb) >= _BODY_CHROMA and min(apart, 360.0 - apart) >= _HUE_APART
+
+
+# a body colour is measured in a disc of this many die edges around a find's centre, on the
+# pixels within this lightness of the disc's median
+_BODY_DISC = 0.35
+_BODY_LIGHTNESS = 20.0
+# two finds are of different colours when each is at least this chromatic and their hues lie
+# this many degrees apart (simulated dice, one die found twice, its two finds each read as a
+# face: 22 pairs, none passes; achromatic bodies, white or black, have a hue of noise)
+_BODY_CHROMA = 8.0
+_HUE_APART = 90.0
 
 
 # a crop whose best class has at least this probability is not looked at again (cut at another

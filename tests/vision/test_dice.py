@@ -152,6 +152,67 @@ def test_touching_dice_are_found_apart(reader):
     assert sum(pairs[k][1].value == truth[k][0] for pair in touching for k in pair) >= 10
 
 
+def test_touching_dice_of_different_colours_are_two_dice(reader):
+    """A small blue five against a large yellow two (centres 26 px apart, the yellow die 35 px
+    wide): find sees them closer than a flat die's edge, where one leaning die shows two faces;
+    their bodies' colours say two dice. Both are read, and the blue die's closer look, which the
+    detector puts on the yellow die, is not taken for it (nell-byler train part)."""
+    frame, truth = still("two_colours_touching")
+    found = reader.find(frame)
+    pairs, extra = pair_up(truth, found)
+    near = {i: math.dist(t[1:3], (540, 202)) for i, t in enumerate(truth)}
+    blue, yellow = sorted((i for i in near if near[i] < 20), key=lambda i: truth[i][2])
+    blue, yellow = pairs[blue], pairs[yellow]
+    assert (blue[0], yellow[0]) == (5, 2)
+    assert blue[1] is not None and blue[1].value == 5 and not blue[1].cocked
+    assert yellow[1] is not None and yellow[1].value == 2 and not yellow[1].cocked
+    assert extra == 0
+    assert all(d is not None and d.value in (v, None) for v, d in pairs)
+
+
+def die_square(frame, centre, edge, body, pip=(20, 20, 20)) -> None:
+    """A die's top face seen from above: a square of ``body`` BGR with five ``pip``s."""
+    x, y = centre
+    h = edge // 2
+    frame[y - h : y + h, x - h : x + h] = body
+    for dx, dy in ((0, 0), (-1, -1), (1, 1), (-1, 1), (1, -1)):
+        cv2.circle(frame, (x + dx * edge // 4, y + dy * edge // 4), max(2, edge // 10), pip, -1)
+
+
+def finds(*dice) -> list[DieReading]:
+    return [DieReading(v, c, (c, (36.0, 36.0), 0.0), 0.99, cocked) for v, c, cocked in dice]
+
+
+@pytest.mark.parametrize(
+    "bodies,two",
+    [
+        (((200, 60, 20), (20, 220, 230)), True),  # blue and yellow: two dice
+        (((30, 30, 200), (15, 15, 100)), False),  # a red die's lit face and its shaded side
+        (((235, 235, 235), (40, 40, 40)), False),  # white and black: no hue to tell apart
+        (((235, 235, 235), (225, 232, 238)), False),  # two white dice under warm light
+    ],
+)
+def test_two_close_finds_are_two_dice_only_when_their_bodies_differ_in_hue(bodies, two):
+    from vision.dice import _two_bodies
+
+    frame = np.full((120, 160, 3), (150, 150, 150), np.uint8)
+    die_square(frame, (60, 60), 36, bodies[0])
+    die_square(frame, (96, 60), 36, bodies[1], pip=(240, 240, 240))
+    a, b = finds((5, (60.0, 60.0), False), (5, (96.0, 60.0), False))
+    assert _two_bodies(frame, a, b) is two
+
+
+def test_a_flagged_or_unread_find_is_never_taken_for_a_second_die():
+    from vision.dice import _two_bodies
+
+    frame = np.zeros((120, 160, 3), np.uint8)
+    die_square(frame, (60, 60), 36, (200, 60, 20))
+    die_square(frame, (96, 60), 36, (20, 220, 230))
+    for a, b in (finds((5, (60.0, 60.0), True), (5, (96.0, 60.0), False)),
+                 finds((None, (60.0, 60.0), False), (5, (96.0, 60.0), False))):
+        assert not _two_bodies(frame, a, b)
+
+
 def test_touching_dice_read_where_they_lie(reader):
     """Two touching sixes (60 px, tilted webcam), given where they lie as a tracker would."""
     frame, truth = still("touching_white_wood")
