@@ -518,6 +518,8 @@ def _body_colour(frame: np.ndarray, center: tuple[float, float], size: float):
     yy, xx = np.mgrid[y0:y1, x0:x1]
     lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)[
         (xx - center[0]) ** 2 + (yy - center[1]) ** 2 <= k * k].astype(np.float32)
+    if not len(lab):
+        return 0.0, 0.0  # no pixel of the disc in the frame: no colour to tell by
     lightness = lab[:, 0]
     body = lab[np.abs(lightness - np.median(lightness)) <= _BODY_LIGHTNESS]
     a, b = (float(np.median(body[:, 1])) - 128.0, float(np.median(body[:, 2])) - 128.0)

@@ -202,6 +202,14 @@ def test_two_close_finds_are_two_dice_only_when_their_bodies_differ_in_hue(bodie
     assert _two_bodies(frame, a, b) is two
 
 
+def test_a_body_colour_off_the_frame_is_no_colour():
+    from vision.dice import _body_colour
+
+    frame = np.full((40, 60, 3), (200, 60, 20), np.uint8)  # all blue
+    assert _body_colour(frame, (30.0, 20.0), 20.0)[0] > 30
+    assert _body_colour(frame, (200.0, 20.0), 20.0) == (0.0, 0.0)
+
+
 def test_a_flagged_or_unread_find_is_never_taken_for_a_second_die():
     from vision.dice import _two_bodies
 
