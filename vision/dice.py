@@ -299,13 +299,12 @@ class DiceReader:
             # (candidates come strongest first). Touching flat dice lie a die's edge apart or
             # more; two finds much closer than that are the two faces of one leaning die, so
             # that die is flagged (never read) even when neither face looked cocked alone.
-            twin = next((i for i, k in enumerate(out) if _one_die(r, k)), None)
-            if twin is not None and n in rescued:
+            close = [i for i, k in enumerate(out) if _one_die(r, k)]
+            if close and n in rescued:
                 continue  # moved onto a die already found
-            if twin is not None and _two_bodies(frame, out[twin], r):
-                # two dice of different colours touching, each read as a face (a small die
-                # against a large one; fixtures/stills/two_colours_touching.jpg)
-                twin = None
+            # ... unless the two are of different colours, each read as a face: two dice
+            # touching (a small die against a large one; fixtures/stills/two_colours_touching)
+            twin = next((i for i in close if not _two_bodies(frame, out[i], r)), None)
             if twin is not None:
                 k = out[twin]
                 if not k.cocked:

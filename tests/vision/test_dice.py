@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.tracker_synth import DIE, SynthDie, draw_die
 from vision.dice import DiceReader, DieReading, ReaderError, annotate, read_image
 
 STILLS = Path(__file__).resolve().parents[2] / "fixtures" / "stills"
@@ -170,17 +171,16 @@ def test_touching_dice_of_different_colours_are_two_dice(reader):
     assert all(d is not None and d.value in (v, None) for v, d in pairs)
 
 
-def die_square(frame, centre, edge, body, pip=(20, 20, 20)) -> None:
-    """A die's top face seen from above: a square of ``body`` BGR with five ``pip``s."""
-    x, y = centre
-    h = edge // 2
-    frame[y - h : y + h, x - h : x + h] = body
-    for dx, dy in ((0, 0), (-1, -1), (1, 1), (-1, 1), (1, -1)):
-        cv2.circle(frame, (x + dx * edge // 4, y + dy * edge // 4), max(2, edge // 10), pip, -1)
+def two_touching(left, right) -> np.ndarray:
+    """Two fives of these BGR bodies side by side, touching, on grey (the tracker tests' dice)."""
+    frame = np.full((120, 160, 3), (150, 150, 150), np.uint8)
+    for x, body in ((60, left), (60 + DIE, right)):
+        draw_die(frame, SynthDie(x, 60, 0, 0, value=5, colour=body))
+    return frame
 
 
 def finds(*dice) -> list[DieReading]:
-    return [DieReading(v, c, (c, (36.0, 36.0), 0.0), 0.99, cocked) for v, c, cocked in dice]
+    return [DieReading(v, c, (c, (DIE, DIE), 0.0), 0.99, cocked) for v, c, cocked in dice]
 
 
 @pytest.mark.parametrize(
@@ -195,11 +195,8 @@ def finds(*dice) -> list[DieReading]:
 def test_two_close_finds_are_two_dice_only_when_their_bodies_differ_in_hue(bodies, two):
     from vision.dice import _two_bodies
 
-    frame = np.full((120, 160, 3), (150, 150, 150), np.uint8)
-    die_square(frame, (60, 60), 36, bodies[0])
-    die_square(frame, (96, 60), 36, bodies[1], pip=(240, 240, 240))
-    a, b = finds((5, (60.0, 60.0), False), (5, (96.0, 60.0), False))
-    assert _two_bodies(frame, a, b) is two
+    a, b = finds((5, (60.0, 60.0), False), (5, (60.0 + DIE, 60.0), False))
+    assert _two_bodies(two_touching(*bodies), a, b) is two
 
 
 def test_a_body_colour_off_the_frame_is_no_colour():
@@ -213,11 +210,9 @@ def test_a_body_colour_off_the_frame_is_no_colour():
 def test_a_flagged_or_unread_find_is_never_taken_for_a_second_die():
     from vision.dice import _two_bodies
 
-    frame = np.zeros((120, 160, 3), np.uint8)
-    die_square(frame, (60, 60), 36, (200, 60, 20))
-    die_square(frame, (96, 60), 36, (20, 220, 230))
-    for a, b in (finds((5, (60.0, 60.0), True), (5, (96.0, 60.0), False)),
-                 finds((None, (60.0, 60.0), False), (5, (96.0, 60.0), False))):
+    frame = two_touching((200, 60, 20), (20, 220, 230))  # blue and yellow
+    for a, b in (finds((5, (60.0, 60.0), True), (5, (60.0 + DIE, 60.0), False)),
+                 finds((None, (60.0, 60.0), False), (5, (60.0 + DIE, 60.0), False))):
         assert not _two_bodies(frame, a, b)
 
 
