@@ -7,7 +7,10 @@ import importlib
 import sys
 
 # The order here is the order of ``tablectl --help``.
-SUBCOMMANDS = ("play", "odds", "read", "replay", "calibrate", "recall", "journal")
+SUBCOMMANDS = (
+    "run", "demo", "play", "odds", "read", "replay", "calibrate", "recall", "journal", "dice",
+    "pin", "doctor",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,7 +8,7 @@ from .errors import CommandError
 COMMAND_NAMES = (
     "join", "leave", "shooter", "center_bet", "fade", "raise", "take_down", "no_bet",
     "side_bet", "call_off", "carry", "dice_rolling", "throw", "void", "await_ruling",
-    "operator_ruling", "warn", "substitute", "bar", "pass_dice", "change_dice",
+    "operator_ruling", "warn", "substitute", "bar", "pass_dice", "change_dice", "refused_throw",
 )
 
 VOID_RULES = ("R-I1", "R-I2", "R-I3")

@@ -1145,4 +1145,25 @@ class Game:
                  "effective": "before the next come-out", "rule": "R-X1"}]
 
 
+    # ------------------------------------------------------------------ the record
+    def _c_refused_throw(self, cmd: dict) -> list[dict]:
+        """A throw the camera saw that the rules did not allow then (nobody seated, a ruling
+        pending, the dice thrown before bets closed): kept in the journal and shown, but it
+        decides nothing and changes no state (the refusal's own rule is in ``rule``)."""
+        rule = cmd.get("rule")
+        if type(rule) is not str or not rule.startswith("R-"):
+            raise CommandError(f"refused_throw: \"rule\" must be the rule id that refused the "
+                               f"throw, like \"R-I2\", got {rule!r}")
+        reason = text_field(cmd, "reason")
+        dice = cmd.get("dice")
+        if dice is not None and (type(dice) is not list or len(dice) != 2 or not all(
+                d is None or (type(d) is int and 1 <= d <= 6) for d in dice)):
+            raise CommandError("refused_throw: \"dice\" must be the camera's two values "
+                               "(1..6 or null each) when given")
+        event = {"event": "throw_refused", "shooter": self.shooter, "rule": rule,
+                 "reason": reason}
+        if dice is not None:
+            event["dice"] = list(dice)
+        return [event]
+
 _HANDLERS = {name: getattr(Game, f"_c_{name}") for name in COMMAND_NAMES}
