@@ -178,10 +178,7 @@ class Table:
             if "lights" in overrides:
                 lights = overrides.pop("lights")
             else:
-                from tablectl.lights import Lights
-
-                lights = Lights(config.lights.pins, active_high=config.lights.active_high,
-                                pin_factory=overrides.pop("pin_factory", None))
+                lights = _lights(config.lights, overrides.pop("pin_factory", None))
             overrides.pop("pin_factory", None)
             if "source" in overrides:
                 source = overrides.pop("source")
@@ -669,6 +666,15 @@ class _Rest:
 
     def to_dict(self) -> dict:
         return self._ruling.to_dict()
+
+
+def _lights(lights: Any, pin_factory: Any) -> Any:
+    try:
+        from tablectl.lights import Lights
+    except ImportError:  # pragma: no cover - until tablectl.lights is on main
+        log.warning("no signal lamps: tablectl.lights is missing")
+        return None
+    return Lights(lights.pins, active_high=lights.active_high, pin_factory=pin_factory)
 
 
 def camera_source(camera: Any) -> Any:

@@ -71,7 +71,10 @@ def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None) -> 
             also.stop()
         if server is not None:
             server.stop(timeout=2.0)
+        seq = table.state()["seq"]
         table.close()
+        logging.getLogger("tablectl").info("stopped: camera off, lamps off, journal closed at "
+                                           "row %d", seq)
         for s, handler in previous.items():
             signal.signal(s, handler)
 
