@@ -62,6 +62,7 @@ def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None) -> 
         table.start()
         if also is not None:
             also.start()
+        logging.getLogger("tablectl").info("table running; SIGTERM or Ctrl-C stops it")
         while not stop.wait(0.5):
             pass
         logging.getLogger("tablectl").info("stopping")
