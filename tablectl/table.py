@@ -32,13 +32,8 @@ from typing import Any
 
 from tablectl.game import CommandError, RuleViolation
 from tablectl.journal import Journal, JournalError
+from tablectl.lights import Lights, lamp_states
 from tablectl.rulings import after_operator, rule_throw
-
-try:  # the lamp mapping is the Pi engineer's; until it lands the table shows no lamps
-    from tablectl.lights import lamp_states
-except ImportError:  # pragma: no cover - removed once tablectl.lights is on main
-    def lamp_states(view: dict) -> dict[str, str]:
-        return {}
 
 log = logging.getLogger("tablectl.table")
 
@@ -178,7 +173,8 @@ class Table:
             if "lights" in overrides:
                 lights = overrides.pop("lights")
             else:
-                lights = _lights(config.lights, overrides.pop("pin_factory", None))
+                lights = Lights(config.lights.pins, active_high=config.lights.active_high,
+                                pin_factory=overrides.pop("pin_factory", None))
             overrides.pop("pin_factory", None)
             if "source" in overrides:
                 source = overrides.pop("source")
@@ -458,7 +454,7 @@ class Table:
         lamps to the subscribers."""
         view = self._view()
         try:
-            lamps = lamp_states(view)
+            lamps = lamp_states(view, min_players=self._rules.min_players)
         except Exception:  # a lamp mapping bug must not stop the table
             log.exception("lamp mapping failed")
             lamps = dict(self._lamps)
@@ -666,15 +662,6 @@ class _Rest:
 
     def to_dict(self) -> dict:
         return self._ruling.to_dict()
-
-
-def _lights(lights: Any, pin_factory: Any) -> Any:
-    try:
-        from tablectl.lights import Lights
-    except ImportError:  # pragma: no cover - until tablectl.lights is on main
-        log.warning("no signal lamps: tablectl.lights is missing")
-        return None
-    return Lights(lights.pins, active_high=lights.active_high, pin_factory=pin_factory)
 
 
 def camera_source(camera: Any) -> Any:

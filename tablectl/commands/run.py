@@ -35,11 +35,8 @@ def setup_logging() -> None:
 
 def serve(table: Any, host: str, port: int) -> Any:
     """Start the dashboard on the table and print where it is (and a new operator PIN)."""
-    try:
-        from web.serve import start
-    except ImportError as exc:  # pragma: no cover - web.serve lands with the dashboard
-        logging.getLogger("tablectl").warning("no dashboard: %s", exc)
-        return None
+    from web.serve import start
+
     server = start(table, host=host, port=port, state_dir=table.state_dir)
     print(f"dashboard: {server.url}", flush=True)
     if server.new_pin:
