@@ -269,6 +269,11 @@ class Table:
                   observation: dict | None, image: Any, extra: dict) -> None:
         """Keep ``last_throw``, the pending ruling's throw and the alert up to date."""
         name = command.get("command")
+        last = self._last_throw
+        if name == "warn" and last and last["throw"] == seq - 1 and last["kind"] == "counts":
+            # the warning of the throw just made (R-I3, R-I5): it counted with a warning
+            self._last_throw = {**last, "kind": "warning", "rule": command.get("rule")}
+            return
         if name not in THROW_ROWS:
             return
         names = [e.get("event") for e in events]
@@ -327,7 +332,7 @@ class Table:
             if pending_seq is not None and pending_seq <= since:  # pragma: no cover
                 pending_seq = None
         for r in rows:
-            if r.command.get("command") in THROW_ROWS or r.seq == pending_seq:
+            if r.command.get("command") in THROW_ROWS + ("warn",) or r.seq == pending_seq:
                 self._note_row(r.seq, r.command, r.events, r.extra.get("observation"),
                                r.extra.get("image"), r.extra)
             if "image" in r.extra:
