@@ -139,8 +139,9 @@ class Table:
                 raise ValueError("a Table with a camera source needs its calibration")
             from vision.tracker import ThrowTracker
 
-            self._tracker = ThrowTracker(calibration, reader=self._reader_for(
-                journal.game.dice_pair), annotate=True)
+            self._tracker = ThrowTracker(calibration, annotate=True)
+        if self._tracker is not None and self._readers:  # the pair in use (R-E2, R-X1)
+            self._tracker.reader = self._reader_for(journal.game.dice_pair)
         self._backoff = reopen_backoff
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -745,7 +746,12 @@ def dice_readers(profiles: Sequence[str]) -> list[Any]:
     readers = []
     for profile in profiles or ("",):
         if profile:
-            readers.append(DiceReader(profile=profile))
+            try:
+                readers.append(DiceReader(profile=profile))
+            except TypeError:  # a vision package without learnt profiles
+                raise TableFault(f"[dice] profile {profile!r}: this tablectl's dice reader "
+                                 "cannot load learnt profiles; write \"\" to use the general "
+                                 "reader") from None
         else:
             general = general or DiceReader()
             readers.append(general)
