@@ -616,7 +616,7 @@ class Table:
             self._changed.notify_all()
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=3.0)
+            self._thread.join(timeout=2.0)
         self._pictures.close()
         if self._source is not None:
             try:
@@ -699,7 +699,7 @@ class Pictures:
                 with self._lock:
                     self._pending.pop(str(path)).set()
 
-    def close(self, timeout: float = 3.0) -> None:
+    def close(self, timeout: float = 1.5) -> None:
         """Write what is queued, then stop."""
         with self._lock:
             thread, self._thread = self._thread, None

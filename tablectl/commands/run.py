@@ -68,7 +68,7 @@ def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None) -> 
         if also is not None:
             also.stop()
         if server is not None:
-            server.stop(timeout=2.0)
+            server.stop(timeout=1.5)
         seq = table.state()["seq"]
         table.close()
         logging.getLogger("tablectl").info("stopped: camera off, lamps off, journal closed at "
