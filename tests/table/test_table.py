@@ -224,3 +224,26 @@ def test_dice_that_did_not_move_go_to_the_operator_with_an_alert(table):
     table.submit({"command": "operator_ruling", "void": True, "why": "not thrown"},
                  by="operator")
     assert table.state()["alert"] is None
+
+
+def test_an_override_of_the_last_throw_is_shown_on_that_throw(table):
+    play(table, OPENING)
+    table.submit({"command": "throw", "dice": [1, 1]})  # craps: the faders win (R-B3, R-C7)
+    n = table.state()["seq"]
+    events = table.submit({"command": "operator_ruling", "dice": [5, 6], "why": "misread"},
+                          by="operator")
+    assert events[0]["override"] is True and "natural" in [e["event"] for e in events]
+    last = table.state()["last_throw"]
+    assert last["throw"] == n and last["kind"] == "operator" and last["ruled"] == [5, 6]
+    assert table.state()["state"]["balances"] == {"ann": 110, "bob": 90}
+
+
+def test_a_restart_finds_a_ruling_asked_for_long_ago(journal_path):
+    with Table(Journal.open(journal_path)) as t:
+        play(t, OPENING)
+        t.submit(COCKED, by="camera")
+        n = t.state()["seq"]
+        for i in range(450):  # the ruling waits while players come and go (R-O2, R-O3)
+            t.submit({"command": "join", "player": f"guest{i}", "buy_in": 1})
+    with Table(Journal.open(journal_path)) as t:
+        assert t.state()["pending_ruling"]["throw"] == n
