@@ -57,15 +57,12 @@ def run(args: argparse.Namespace) -> int:
     print(f"journal: {journal}", flush=True)
     camera = SimulatedCamera(config.camera.size if config.camera.source == "simulator"
                              else (640, 480), fps=60.0, speed=args.speed, seed=args.seed)
-    try:
-        from gpiozero.pins.mock import MockFactory
+    from gpiozero.pins.mock import MockFactory
 
-        from tablectl.lights import Lights
+    from tablectl.lights import Lights
 
-        lights = Lights(config.lights.pins, active_high=config.lights.active_high,
-                        pin_factory=MockFactory())
-    except ImportError:  # pragma: no cover - tablectl.lights lands with the Pi's work
-        lights = None
+    lights = Lights(config.lights.pins, active_high=config.lights.active_high,
+                    pin_factory=MockFactory())
     try:
         from tablectl.table import dice_readers
 
