@@ -216,6 +216,14 @@ class Lights:
         if warning_on and buzzer is not None:
             buzzer.beep(on_time=self.beep_s, off_time=self.beep_s, n=1)
 
+    def beep(self) -> None:
+        """One beep of the buzzer, if there is one (``show`` beeps by itself on a warning)."""
+        if self._closed:
+            raise RuntimeError("the lights are closed")
+        buzzer = self._devices.get("buzzer")
+        if buzzer is not None:
+            buzzer.beep(on_time=self.beep_s, off_time=self.beep_s, n=1)
+
     def close(self) -> None:
         """Every lamp and the buzzer off, their pins released. Safe to call twice."""
         self._closed = True
