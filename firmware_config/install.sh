@@ -212,6 +212,15 @@ install_config() {
     else
         say "ok: kept your $ETC/table.toml (the shipped one differs: compare with $shipped)"
     fi
+    # the service rewrites table.toml when the operator calibrates from the phone
+    if [[ -d $ETC ]] && [[ $(stat -c '%G %a' "$ETC") == "$SERVICE_USER 2775" ]]; then
+        say "ok: $ETC belongs to the $SERVICE_USER group"
+    else
+        step chgrp -R "$SERVICE_USER" "$ETC"
+        step chmod 2775 "$ETC"
+        step chmod g+w "$ETC/table.toml"
+        changed "gave $ETC to the $SERVICE_USER group (calibration from the phone)"
+    fi
     if [[ ! -d $STATE ]]; then
         step install -d -m 0750 -o "$SERVICE_USER" -g "$SERVICE_USER" "$STATE"
         changed "made the state folder $STATE"
