@@ -222,7 +222,8 @@ install_config() {
         changed "gave $ETC to the $SERVICE_USER group (calibration from the phone)"
     fi
     if [[ ! -d $STATE ]]; then
-        step install -d -m 0750 -o "$SERVICE_USER" -g "$SERVICE_USER" "$STATE"
+        step install -d -m 0750 "$STATE"
+        step chown "$SERVICE_USER:$SERVICE_USER" "$STATE"
         changed "made the state folder $STATE"
     elif [[ $(stat -c %U "$STATE") != "$SERVICE_USER" ]]; then
         step chown "$SERVICE_USER:$SERVICE_USER" "$STATE"
