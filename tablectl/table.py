@@ -92,6 +92,8 @@ class Table:
     :param state_dir: where throw pictures are kept (default: the journal's folder).
     :param reopen_backoff: (first, longest) wait in seconds before reopening a failed camera.
     :param tracker: a ready ``ThrowTracker`` (tests, the benchmark); default: one is built.
+    :param keep_images: keep only the pictures of this many last throws on disk (the demo,
+        which runs for hours on a temporary folder); None keeps every picture.
     :param clock: monotonic seconds (the camera's back-off, event waits).
     """
 
@@ -107,6 +109,7 @@ class Table:
         reopen_backoff: tuple[float, float] = (0.5, 8.0),
         tracker: Any = None,
         clock: Callable[[], float] = time.monotonic,
+        keep_images: int | None = None,
     ) -> None:
         self._journal = journal
         self._rules = journal.rules
@@ -131,6 +134,8 @@ class Table:
         self._pending_throw: int | None = None  # the seq of the row awaiting the ruling
         self._alert: str | None = None
         self._image_paths: collections.OrderedDict[int, str] = collections.OrderedDict()
+        self._keep_images = keep_images
+        self._written: collections.deque[Path] = collections.deque()
         # the camera pipeline
         self._source = source
         self._tracker = tracker
@@ -156,8 +161,8 @@ class Table:
 
         Overrides: ``journal`` (an open Journal) or ``journal_path``; ``source`` (a frame
         source, or None for no camera); ``lights`` (an object with show/close, or None);
-        ``pin_factory`` (gpiozero's, for the real ``Lights``); ``readers``; ``state_dir``;
-        ``reopen_backoff``; ``tracker``.
+        ``pin_factory`` (gpiozero's, for the real ``Lights``); ``readers``; ``calibration``;
+        ``state_dir``; ``reopen_backoff``; ``tracker``; ``keep_images``.
         """
         journal = overrides.pop("journal", None)
         if journal is None:
@@ -185,7 +190,12 @@ class Table:
             readers = overrides.pop("readers", None)
             if readers is None:
                 readers = dice_readers(config.dice.profiles) if source is not None else ()
-            return cls(journal, source=source, calibration=config.calibration, lights=lights,
+            calibration = overrides.pop("calibration", None)
+            if calibration is None:  # the simulator renders its own table
+                calibration = getattr(source, "calibration", None) if \
+                    config.camera.source == "simulator" else None
+            calibration = calibration or config.calibration
+            return cls(journal, source=source, calibration=calibration, lights=lights,
                        readers=readers, **overrides)
         except BaseException:
             journal.close()
@@ -608,6 +618,10 @@ class Table:
         tmp = path.with_suffix(".tmp")
         tmp.write_bytes(png)
         tmp.replace(path)
+        if self._keep_images is not None:
+            self._written.append(path)
+            while len(self._written) > self._keep_images:
+                self._written.popleft().unlink(missing_ok=True)
         return path
 
     # ------------------------------------------------------------------ closing
