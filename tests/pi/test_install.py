@@ -68,3 +68,11 @@ def test_dry_run_prints_every_step_and_changes_nothing(pi_root):
     assert "+# >>> tablectl >>>" in out and "+gpio=5,6,12,13,17,19,21,22,23,24,25,26,27=op,dl" in out
     assert "Reboot to apply config.txt" in out
     assert "dashboard: http://" in out and out.rstrip().endswith("Dry run: nothing was changed.")
+
+
+def test_help_says_what_it_does():
+    done = run("--help")
+    assert done.returncode == 0
+    assert done.stdout.startswith("Install tablectl on a Raspberry Pi")
+    assert done.stdout.rstrip().endswith("what it changed and the dashboard's address.")
+    assert run("--bogus").returncode == 2
