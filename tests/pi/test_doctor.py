@@ -465,3 +465,16 @@ def test_doctor_command_bad_config(tmp_path, capsys):
     bad.write_text("[camera]\nsorce = 1\n")
     assert main(["doctor", "--config", str(bad)]) == 2
     assert "unknown key 'sorce'" in capsys.readouterr().out
+
+
+def test_a_running_service_is_named_as_the_cause(config_at, pi):
+    running = replace(pi, service_active=lambda: True)
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen(1)
+        port = holder.getsockname()[1]
+        findings = diagnose(config_at(port=port), running, say=lambda _: None)
+    assert findings[0].check == "service" and findings[0].status == WARNING
+    assert "systemctl stop tablectl" in findings[0].fix
+    dashboard = next(f for f in findings if f.check == "dashboard")
+    assert dashboard.status == FAILURE and "tablectl.service is running" in dashboard.message
