@@ -5,7 +5,7 @@
 - ``ledger.py``: balances and escrow in integer units
 - ``center.py``: the center bet and its fades
 - ``sidebets.py``: side bet kinds, their per-throw decision and true odds
-- ``commands.py``: reading command fields
+- ``fields.py``: reading and checking the fields of a command
 - ``engine.py``: Game, the state machine (docs/commands.md lists commands and events)
 """
 

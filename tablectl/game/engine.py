@@ -8,7 +8,7 @@ nothing. The game is pure: no I/O, no clock, no randomness.
 from __future__ import annotations
 
 from .center import CenterBet
-from .commands import (
+from .fields import (
     COMMAND_NAMES,
     VOID_RULES,
     WARN_RULES,

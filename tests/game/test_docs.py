@@ -3,7 +3,7 @@
 import json
 import re
 
-from tablectl.game.commands import COMMAND_NAMES
+from tablectl.game.fields import COMMAND_NAMES
 
 
 def test_every_command_has_a_parsable_example(repo_root):
