@@ -8,17 +8,6 @@ nothing. The game is pure: no I/O, no clock, no randomness.
 from __future__ import annotations
 
 from .center import CenterBet
-from .fields import (
-    COMMAND_NAMES,
-    VOID_RULES,
-    WARN_RULES,
-    bet_id_field,
-    dice_field,
-    player_field,
-    rule_field,
-    text_field,
-    units_field,
-)
 from .errors import (
     AwaitingRuling,
     BarredShooter,
@@ -40,6 +29,17 @@ from .errors import (
     SideBetError,
     UncoveredCenterBet,
 )
+from .fields import (
+    COMMAND_NAMES,
+    VOID_RULES,
+    WARN_RULES,
+    bet_id_field,
+    dice_field,
+    player_field,
+    rule_field,
+    text_field,
+    units_field,
+)
 from .ledger import Ledger
 from .rules import TableRules
 from .sidebets import (
@@ -54,13 +54,107 @@ from .sidebets import (
     POINT_SET,
     SEVEN_OUT,
     ComeBet,
-    PropositionBet,
     bet_from_dict,
     parse_terms,
     true_odds,
 )
 
 SNAPSHOT_VERSION = 1
+
+
+class ThrowUndo:
+    """What a counted throw may change, captured just before it (like python-chess's
+    ``_BoardState``), so that the operator's override of that throw (R-I2) can put the game
+    back: ``Game._revert_last_throw`` restores it, ``Game.snapshot`` writes it out.
+
+    The bets' progress is their own ``progress()``, put back with ``restore()``; only the kinds
+    whose progress a throw changes (``SideBet.keeps_progress``) are asked. The center bet is kept
+    by reference: a throw only settles it (drops it), never changes it.
+    """
+
+    __slots__ = (
+        "dice", "rolling", "thrown_in_turn", "last_thrower", "point", "shooter", "turn_of",
+        "dice_pair", "dice_change_to", "claimant", "center", "callable", "bets", "progress",
+        "balances", "escrow", "leavers",
+    )
+
+    def __init__(self, game: Game, dice: tuple[int, int]) -> None:
+        self.dice = dice
+        self.rolling = game.rolling
+        self.thrown_in_turn = game.thrown_in_turn
+        self.last_thrower = game.last_thrower
+        self.point = game.point
+        self.shooter = game.shooter
+        self.turn_of = game.turn_of
+        self.dice_pair = game.dice_pair
+        self.dice_change_to = game.dice_change_to
+        self.claimant = game.claimant
+        self.center = game.center
+        self.callable = game._callable.copy()  # come bets open to call-off (R-S4)
+        bets = game.bets
+        self.bets = bets.copy()
+        self.progress = [(bet, bet.progress()) for bet in bets.values() if bet.keeps_progress]
+        ledger = game.ledger
+        self.balances = ledger.balances.copy()
+        self.escrow = ledger.escrow.copy()
+        # cash-outs a throw can make only when someone has left (R-O3)
+        leaving = game.leaving
+        self.leavers = (ledger.cashed_out.copy(), ledger.cashed_out_total,
+                        leaving.copy()) if leaving else None
+
+    def restore(self, game: Game) -> None:
+        """Put ``game`` back as it was when this record was taken."""
+        game.rolling = self.rolling
+        game.thrown_in_turn = self.thrown_in_turn
+        game.last_thrower = self.last_thrower
+        game.point = self.point
+        game.shooter = self.shooter
+        game.turn_of = self.turn_of
+        game.dice_pair = self.dice_pair
+        game.dice_change_to = self.dice_change_to
+        game.claimant = self.claimant
+        game.center = self.center
+        for bet, progress in self.progress:
+            bet.restore(progress)
+        game.bets = self.bets.copy()
+        game._callable = self.callable.copy()
+        ledger = game.ledger
+        ledger.balances = self.balances.copy()
+        ledger.escrow = self.escrow.copy()
+        if self.leavers is not None:
+            cashed_out, ledger.cashed_out_total, leaving = self.leavers
+            ledger.cashed_out = cashed_out.copy()
+            game.leaving = leaving.copy()
+        game.throws -= 1
+
+    def snap(self, after: dict) -> dict:
+        """The game's ``snapshot()`` as it was before the throw, from ``after`` (its snapshot
+        after the throw): what the throw changed comes from this record, the rest is the same."""
+        before = dict(after)
+        before.update(
+            rolling=self.rolling, thrown_in_turn=self.thrown_in_turn,
+            last_thrower=self.last_thrower, point=self.point, shooter=self.shooter,
+            turn_of=self.turn_of, dice_pair=self.dice_pair, dice_change_to=self.dice_change_to,
+            claimant=self.claimant, throws=after["throws"] - 1,
+            center=self.center.to_dict() if self.center else None)
+        progress = {id(bet): p for bet, p in self.progress}
+        side_bets = []
+        for bet in self.bets.values():
+            d = bet.to_dict()
+            if bet.keeps_progress:
+                d["progress"] = dict(progress[id(bet)])
+            side_bets.append(d)
+        before["side_bets"] = side_bets
+        ledger = dict(after["ledger"])
+        ledger["balances"] = dict(self.balances)
+        ledger["escrow"] = dict(self.escrow)
+        if self.leavers is not None:
+            cashed_out, cashed_out_total, leaving = self.leavers
+            ledger["cashed_out"] = dict(cashed_out)
+            ledger["cashed_out_total"] = cashed_out_total
+            before["leaving"] = list(leaving)
+        before["ledger"] = ledger
+        return before
 
 
 class Game:
@@ -100,7 +194,7 @@ class Game:
         self.last_thrower: str | None = None  # who made the last counted throw (for warn)
         self._callable: list[ComeBet] = []    # come bets open to call-off now (R-S4)
         self._seq = 0                         # commands accepted (only to date the undo record)
-        self._undo: tuple | None = None       # the state before the last throw (operator override)
+        self._undo: ThrowUndo | None = None   # the state before the last throw (operator override)
         self._undo_seq = -1                   # the _seq at which _undo is valid
 
     # ------------------------------------------------------------------ public API
@@ -160,19 +254,13 @@ class Game:
 
         Right after a throw it also holds the state before that throw and its dice (``undo``),
         so that a game rebuilt from it can still take an operator's override of that throw.
-        To get that state the game briefly rewinds and replays the throw: like ``apply``, call
-        it from the thread that applies the commands.
         """
         d = self._snap()
-        d["undo"] = None
-        if self._undo is not None and self._undo_seq == self._seq:
-            dice = self._undo[0]
-            seq = self._seq
-            self._revert_last_throw()
-            before = self._snap()
-            self._throw(dice[0], dice[1])  # deterministic: the same state and undo record again
-            self._seq = self._undo_seq = seq
-            d["undo"] = {"dice": list(dice), "state": before}
+        undo = self._undo
+        if undo is not None and self._undo_seq == self._seq:
+            d["undo"] = {"dice": list(undo.dice), "state": undo.snap(d)}
+        else:
+            d["undo"] = None
         return d
 
     def _snap(self) -> dict:
@@ -775,20 +863,7 @@ class Game:
 
     def _throw(self, d1: int, d2: int) -> list[dict]:
         """A throw that counts (R-T2): the line, the center bet, the side bets."""
-        # what this throw may change, for an operator's override (_revert_last_throw); the
-        # progress of the bets is not copied: it is undone from the dice
-        ledger = self.ledger
-        leaving = self.leaving
-        self._undo = (
-            (d1, d2), self.rolling, self.thrown_in_turn, self.last_thrower, self.point,
-            self.shooter, self.turn_of, self.dice_pair, self.dice_change_to, self.claimant,
-            self.center,
-            [(b, b.carried, b.kept_by) for b in self._callable] if self._callable else None,
-            self.bets.copy() if self.bets else None,
-            ledger.balances.copy(), ledger.escrow.copy(),
-            (ledger.cashed_out.copy(), ledger.cashed_out_total, leaving.copy()) if leaving
-            else None,
-        )
+        self._undo = ThrowUndo(self, (d1, d2))
         self._undo_seq = self._seq + 1
         self.rolling = False
         self.thrown_in_turn = True
@@ -897,41 +972,11 @@ class Game:
                                    "come_point": bet.come_point, "rule": "R-S4"})
 
     def _revert_last_throw(self) -> None:
-        """Put the game back as it was before the last counted throw (see ``_throw``)."""
-        (dice, self.rolling, self.thrown_in_turn, self.last_thrower, self.point, self.shooter,
-         self.turn_of, self.dice_pair, self.dice_change_to, self.claimant, self.center,
-         callable_before, bets_before, balances, escrow, leavers) = self._undo
+        """Put the game back as it was before the last counted throw (see ``ThrowUndo``)."""
+        undo = self._undo
         self._undo = None
         self._undo_seq = -1
-        total = dice[0] + dice[1]
-        bit = 1 << ((dice[0] - 1) * 6 + dice[1] - 1)
-        open_after = self.bets
-        for bet in self._callable:  # made callable by this throw (R-S4)
-            bet.may_call_off = False
-        if bets_before:
-            for bet in bets_before.values():
-                if isinstance(bet, PropositionBet):
-                    # decide() counted the throw unless a wins or loses outcome decided it
-                    if bet.within is not None and not (bet.wins_mask | bet.loses_mask) & bit:
-                        bet.seen -= 1
-                elif isinstance(bet, ComeBet):
-                    # open with the come point on this total: the throw set it (else it wins)
-                    if bet.come_point == total and bet.id in open_after:
-                        bet.come_point = None
-        self.bets = bets_before if bets_before is not None else {}
-        self._callable = []
-        if callable_before:
-            for bet, carried, kept_by in callable_before:
-                bet.may_call_off = True
-                bet.carried = carried
-                bet.kept_by = kept_by
-                self._callable.append(bet)
-        ledger = self.ledger
-        ledger.balances = balances
-        ledger.escrow = escrow
-        if leavers is not None:
-            ledger.cashed_out, ledger.cashed_out_total, self.leaving = leavers
-        self.throws -= 1
+        undo.restore(self)  # come bets made callable by the throw (R-S4) too: their progress
 
     # ------------------------------------------------------------------ irregularities (R-I*)
     def _c_void(self, cmd: dict) -> list[dict]:
@@ -1001,7 +1046,7 @@ class Game:
     def _override(self, by: str, why: str, dice) -> list[dict]:
         """The operator overrides the last throw (it was the last command): other dice, or
         void. Everything that throw decided is undone and the throw is played again."""
-        previous = list(self._undo[0])
+        previous = list(self._undo.dice)
         self._revert_last_throw()
         ruled = {"event": "operator_ruled", "by": by, "why": why, "rule": "R-I2",
                  "override": True, "previous": previous}
