@@ -246,3 +246,21 @@ def test_an_impure_game_is_found(tmp_path, line, said):
     graph, modules = import_graph(tmp_path, ("tablectl", "vision"))
     problems = impurities(graph, modules)
     assert problems and said in problems[0], problems
+
+
+# the one place still sharing with a benchmark directly, in the tracker engineer's part; it
+# fails the test below once it is gone (then drop it here)
+KNOWN_TEST_BENCH_IMPORTS = {("tests.vision.test_tracker", "bench.tracker")}
+
+
+def test_tests_and_benchmarks_share_only_tests_support():
+    graph, _ = import_graph(ROOT, ("tests", "bench"))
+    crossing = {(m, i) for m, deps in graph.items() for i in deps
+                if (m.startswith("tests.") and i.split(".")[0] == "bench")
+                or (m.startswith("bench.") and i.split(".")[0] == "tests"
+                    and not i.startswith("tests.support"))}
+    new = crossing - KNOWN_TEST_BENCH_IMPORTS
+    assert not new, "tests and benchmarks share helpers through tests/support/ only: " + \
+        "; ".join(f"{m} imports {i}" for m, i in sorted(new))
+    gone = KNOWN_TEST_BENCH_IMPORTS - crossing
+    assert not gone, f"no longer there, drop from KNOWN_TEST_BENCH_IMPORTS: {sorted(gone)}"
