@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angles
+from vision.dice_profile import DiceProfile, ProfileError
 from vision.die_lean import LeanJudge, LeanModelError
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -118,10 +119,19 @@ class DiceReader:
         and (optional) the lean model ``dice_lean.onnx`` (``self.lean``, for the tracker).
     :param min_confidence: a face below this softmax confidence is not read (value None);
         default: the threshold tuned on the tuning photos.
+    :param profile: a learnt profile of the pair on the table (``vision.dice_profile``, a
+        ``.npz`` from ``tablectl dice learn``), or None for the general reader alone.
     """
 
-    def __init__(self, model_dir: str | Path | None = None, min_confidence: float | None = None):
+    def __init__(self, model_dir: str | Path | None = None, min_confidence: float | None = None,
+                 *, profile: str | Path | DiceProfile | None = None):
         d = Path(model_dir) if model_dir is not None else MODEL_DIR
+        try:
+            self.profile: DiceProfile | None = (
+                profile if isinstance(profile, DiceProfile) or profile is None
+                else DiceProfile.load(profile))
+        except ProfileError as exc:
+            raise ReaderError(str(exc)) from None
         meta_path = d / "dice_reader.json"
         try:
             self.meta = json.loads(meta_path.read_text())
@@ -137,6 +147,11 @@ class DiceReader:
             # further classifiers, trained apart, asked only about a crop the first is unsure
             # of; their probabilities are averaged with its own
             self._second: list = [_load_net(d / n) for n in names[2:]]
+            # the first classifier's last map before its linear layer: a profile's pictures
+            self._feature_layer = cls_card.get("features_layer") or next(
+                (n for n in reversed(self._cls.getLayerNames()) if "Flatten" in n), None)
+            self._head_layer = next(
+                (n for n in reversed(self._cls.getLayerNames()) if "Gemm" in n), None)
         except (OSError, ValueError, cv2.error) as exc:
             why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ReaderError(
@@ -272,6 +287,75 @@ class DiceReader:
         return DieReading(value, (float(cx), float(cy)), box, confidence, bool(cocked), share,
                           best + 1)
 
+    # ------------------------------------------------------------------ profile
+
+    def features(self, frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
+                 turns: int = 1) -> np.ndarray:
+        """The first classifier's picture of each die (cx, cy, die_px): its last map before the
+        linear layer, one row per crop; with ``turns`` 4, each crop also turned by one, two and
+        three quarter turns (rows die by die, turns innermost). What a profile learns from."""
+        frame = _as_bgr(frame)
+        if self._feature_layer is None:
+            raise ReaderError("the face classifier has no layer to learn a profile from "
+                              "(set \"features_layer\" under \"classifier\" in dice_reader.json)")
+        if not dice:
+            return np.zeros((0, 0), np.float32)
+        angles = die_angles(frame, dice)
+        crops = [crop_die(frame, (cx, cy), size, a, self.crop_px, self.crop_scale)
+                 for (cx, cy, size), a in zip(dice, angles, strict=True)]
+        if turns > 1:
+            crops = [np.ascontiguousarray(np.rot90(c, k)) for c in crops for k in range(turns)]
+        self._cls.setInput(self._crops_blob(crops))
+        out = self._cls.forward(self._feature_layer)
+        return out.reshape(len(crops), -1).astype(np.float32)
+
+    def face_probabilities(self, frame: np.ndarray,
+                           dice: Sequence[tuple[float, float, float]]) -> np.ndarray:
+        """(n, 6): how likely each face 1..6 is on each die (cx, cy, die_px), among faces."""
+        if not dice:
+            return np.zeros((0, 6))
+        _, p = self._classify(_as_bgr(frame), dice)
+        return p[:, :6] / np.maximum(1e-9, p[:, :6].sum(axis=1, keepdims=True))
+
+    def face_head(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first classifier's linear layer's six face rows over ``features``: weights
+        (6 x D) and biases (6), the start of a profile's face head."""
+        if self._head_layer is None:
+            raise ReaderError("the face classifier has no linear layer to start a profile from")
+        lid = self._cls.getLayerId(self._head_layer)
+        return (np.array(self._cls.getParam(lid, 0))[:6].astype(np.float32),
+                np.array(self._cls.getParam(lid, 1)).reshape(-1)[:6].astype(np.float32))
+
+    def _by_profile(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
+        """The readings with the pair's profile heeded. A die unlike the pair's pictures keeps
+        the general reader's reading. A die of the pair is read as the face the profile sees
+        surely, unless the general reader reads another face (two that disagree give no value:
+        the operator rules); where the profile hesitates, the general reading stands. A flagged
+        die stays flagged."""
+        if self.profile is None:
+            return readings
+        todo = [i for i, r in enumerate(readings) if not r.cocked]
+        if not todo:
+            return readings
+        feats = self.features(frame, [(readings[i].center[0], readings[i].center[1],
+                                       readings[i].box[1][0]) for i in todo])
+        out = list(readings)
+        known = self.profile.known_faces
+        for i, v in zip(todo, self.profile.judge(feats), strict=True):
+            r = readings[i]
+            if not v.of_pair:
+                continue  # not this pair: the general reading stands
+            if v.value is None:
+                continue  # the profile hesitates between faces: the general reading stands
+            if r.value is not None and r.value != v.value:
+                out[i] = replace(r, value=None)
+            elif r.value is None and (r.best_face == v.value or r.best_face in known):
+                # (a die the general reader leans to see as a face the profile never saw is
+                # left to the operator: the profile cannot tell that face from its nearest)
+                out[i] = replace(r, value=v.value, best_face=v.value,
+                                 confidence=v.confidence)
+        return out
+
     # ------------------------------------------------------------------ public
 
     def find(self, frame_bgr: np.ndarray, die_px: float | None = None) -> list[DieReading]:
@@ -330,10 +414,11 @@ class DiceReader:
         )
         # a die still unsure after that: a little smaller too (read only then, it changed no
         # reading on the train and tune photos nor on the folds, and saves ~0.8 ms a photo)
-        return self._look_again(
+        out = self._look_again(
             frame, out,
             lambda i: [(seen[i][0], seen[i][1], seen[i][2] * k) for k in _SIZES_LAST],
         )
+        return self._by_profile(frame, out)
 
     def _rescue(self, frame, cands, angles, probs):
         """A strong find the classifier calls no die is cut again where the detector, looking
@@ -411,10 +496,11 @@ class DiceReader:
         # unsure at the detector's centre and size: that centre with the given size, and the
         # given centre and size (simulated rest frames, 1,451 flat dice in the tracker's boxes:
         # unread 24 -> 18, misread 4 -> 2)
-        return self._look_again(
+        readings = self._look_again(
             frame, readings,
             lambda i: [(refined[i][0], refined[i][1], dice[i][2]), dice[i]],
         )
+        return self._by_profile(frame, readings)
 
     def _look_again(self, frame, readings: list[DieReading], alternatives) -> list[DieReading]:
         """Each die read unsurely (no value, or below ``_SURE``) and not flagged is read again

@@ -169,3 +169,19 @@ def test_close_is_idempotent_and_ends_play(journal_path):
     t.close()
     with pytest.raises(TableFault, match="closed"):
         t.submit(OPENING[0])
+
+
+def test_new_dice_are_read_with_their_own_profile(journal_path):
+    from vision.simulator import Table as SimTable
+    from vision.tracker import ThrowTracker
+
+    pair0, pair1 = object(), object()  # a reader per pair (R-E2); only their identity matters
+    tracker = ThrowTracker(SimTable((640, 480)).calibration, reader=pair0)
+    with Table(Journal.open(journal_path), tracker=tracker, readers=[pair0, pair1]) as t:
+        play(t, OPENING)
+        events = t.submit({"command": "change_dice"})  # at the come-out: at once (R-X1)
+        assert events[0]["event"] == "dice_changed" and events[0]["pair"] == 1
+        assert tracker.reader is pair1
+    tracker.reader = None
+    with Table(Journal.open(journal_path), tracker=tracker, readers=[pair0, pair1]) as t:
+        assert t.state()["state"]["dice_pair"] == 1 and tracker.reader is pair1
