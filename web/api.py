@@ -121,6 +121,28 @@ def commands():
     return jsonify({"seq": table().state()["seq"], "events": events})
 
 
+@bp.post("/calibration")
+@operator_api
+def calibration():
+    """The calibration tapped on the phone: written into the config file, drawn on its frame."""
+    from web.calibrate import CalibrationRefused
+
+    calibrator = current_app.config.get("CALIBRATOR")
+    if calibrator is None:
+        return jsonify({"error": "this table was started without a camera to calibrate"}), 404
+    body = _json_body()
+    try:
+        warnings = calibrator.apply(body)
+    except CalibrationRefused as exc:
+        return jsonify({"error": str(exc)}), 400
+    except OSError as exc:
+        return jsonify({"error": f"cannot write {calibrator.config_path}: {exc.strerror}"}), 503
+    log.info("calibration written to %s by the operator", calibrator.config_path)
+    return jsonify({"file": str(calibrator.config_path), "warnings": warnings,
+                    "picture": "/operator/calibrate/picture.png",
+                    "restart": True})
+
+
 @bp.get("/audit")
 @operator_api
 def audit():
