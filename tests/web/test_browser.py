@@ -213,3 +213,59 @@ def test_statistics_page(served, browser):
     shot(page, "phone-view-ru")
     assert phone.outside == [] and phone.errors == []
     phone.close()
+
+
+def test_calibration_from_the_phone(tmp_path, browser):
+    from vision.calibration import Calibration
+    from vision.simulator import simulate_throw
+    from web.calibrate import Calibrator
+
+    clip = simulate_throw(seed=5, scenario="both_hit")
+    image, truth = clip.frames[len(clip.frames) - 1][1], clip.calibration
+    config = tmp_path / "table.toml"
+    config.write_text("[camera]\nsource = \"simulator\"\n")
+    table = Table(Journal.open(tmp_path / "evening.sqlite"))
+    write_pin(tmp_path / "state", PIN)
+    server = serve.start(table, host="127.0.0.1", port=0, state_dir=tmp_path / "state",
+                         calibrator=Calibrator(lambda: image, config))
+    try:
+        phone = Phone(browser, server.url)
+        page = phone.open("/operator/login")
+        page.fill("#pin", PIN)
+        page.click("#login button[type=submit]")
+        page.wait_for_url("**/operator")
+        page = phone.open("/operator/calibrate")
+        page.wait_for_function("() => document.getElementById('frame').naturalWidth > 0")
+        box = page.locator("#frame").bounding_box()
+        scale = box["width"] / image.shape[1]
+
+        def tap(x, y):
+            page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+
+        for x, y in truth.area:
+            tap(x, y)
+        page.click('[data-step="wall"]')
+        for x, y in truth.back_wall:
+            tap(x, y)
+        page.click('[data-step="die"]')
+        cx, cy = truth.area[0][0] + 100, truth.area[0][1] + 100
+        half = truth.die_px / 2
+        page.mouse.move(box["x"] + (cx - half) * scale, box["y"] + (cy - half) * scale)
+        page.mouse.down()
+        page.mouse.move(box["x"] + (cx + half) * scale, box["y"] + (cy + half) * scale, steps=5)
+        page.mouse.up()
+        page.click("#write")
+        page.wait_for_selector("#calib-result.done, #calib-result.error, #calib-result.refused")
+        assert "Written to" in page.inner_text("#calib-result"), page.inner_text("#calib-result")
+        page.wait_for_function("() => document.getElementById('drawn').naturalWidth > 0")
+        written = Calibration.load(config)
+        # taps land within a pixel or two of the true points (one CSS pixel is ~1.6 image px)
+        for (x, y), (tx, ty) in zip(written.area, truth.area, strict=True):
+            assert abs(x - tx) < 3 and abs(y - ty) < 3
+        assert abs(written.die_px - truth.die_px) < 4
+        shot(page, "calibration")
+        assert phone.outside == [] and phone.errors == []
+        phone.close()
+    finally:
+        server.stop()
+        table.close()
