@@ -1,10 +1,14 @@
-"""Whether a resting die is cocked, judged by geometry (``TrackerSettings.geometric_cocked``) as
-well as by the reader, once per throw on the full-resolution rest frame, from where the top
-face (the reader's centre) sits in the die's silhouette: a flat die seen by a camera tilted
-toward the back wall shows only its faces turned to the camera besides its top, so its top
-lies on the wall side of its silhouette.
+"""Whether a resting die is cocked, judged by geometry (``CockedSettings.geometric_cocked``) as
+well as by the reader, once per throw on the full-resolution rest frame. A false flag costs
+the operator a tap, a missed one a wrong payout: when in doubt, flag.
 
-- The wall cue (``leans_on_wall``): a die at the wall whose top does not (its top tipped away
+- The top-face cue (``top_face_shape``, ``foreshortened``): a die by the wall or the other
+  die whose top face is foreshortened (cos of its tilt across it) is cocked; nothing clears
+  it. It asks nothing of how a renderer or a camera draws a die beyond its geometry.
+- The wall cue (``leans_on_wall``): from where the top face (the reader's centre) sits in the
+  die's silhouette. A flat die seen by a camera tilted toward the back wall shows only its
+  faces turned to the camera besides its top, so its top lies on the wall side of its
+  silhouette; a die at the wall whose top does not (its top tipped away
   from the wall, the face that was against the wall showing) leans on the wall; the reader's
   graded belief (``cocked_share``) decides the close calls.
 - The pair cue (``pairs``): of two dice lying closer than flat dice usually do, one leans on
@@ -16,10 +20,10 @@ lies on the wall side of its silhouette.
   against the other).
 - The lean model (``vision.die_lean``, the reader's ``lean``, with ``lean_model`` on): a small
   net that sees each resting die with its surroundings, the back wall up. Where it is there,
-  the pair cue takes the die it believes leans more; it may clear what the other cues flag
-  only where it is all but sure (learnt from the simulator only): a wall-cue flag
-  (``lean_wall_min``), a flag of the reader's alone on a die it reads (``lean_clear``), and a
-  close pair only when the reader's and the silhouettes' score agrees (``pair_min_lean``,
+  the pair cue takes the die it believes leans more. It learnt from our simulator only, so it
+  never clears a flag alone: a wall-cue flag (``lean_wall_min``) or a flag of the reader's
+  alone on a die it reads (``lean_clear``) only where the top-face cue sees a square top, and
+  a close pair only when the reader's and the silhouettes' score agrees (``pair_min_lean``,
   ``pair_clear_score``).
 """
 
@@ -28,12 +32,48 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
 
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry
+
+
+class Reading(Protocol):
+    """One die as a reader read it (``vision.dice.DieReading``): what the cues use.
+
+    ``cocked_share`` (0..1, its graded belief that the die leans: the pair cue picks the
+    likelier die by it) and ``best_face`` (the likeliest face whatever its thresholds: the
+    value of a die the reader flagged that the pair cue finds flat) are optional: a reading
+    without them counts its flag as its belief and leaves such a die unread."""
+
+    value: int | None
+    center: tuple[float, float]  # the top face's centre: the wall cue and the top-face cue
+    confidence: float  # in value (of its likeliest face when value is None)
+    cocked: bool
+
+
+class LeanModel(Protocol):
+    """A learned judge of lean (``vision.die_lean.LeanJudge``): per die, its belief 0..1."""
+
+    def beliefs(self, frame: np.ndarray, centers: list, die_px: float,
+                toward_wall: tuple[float, float]) -> list[float]:
+        ...
+
+
+class Reader(Protocol):
+    """What the tracker needs of a dice reader (``vision.dice.DiceReader``): one ``Reading``
+    per box, read once per throw on the rest frame. Optional, looked up when there: ``lean``
+    (a ``LeanModel``: the pair cue asks it; it never clears a flag alone) and
+    ``min_confidence`` (the bar a value must pass: with ``best_face`` it lets the pair cue read
+    the flat partner of a leaning die)."""
+
+    def read_at(
+        self, frame_bgr: np.ndarray, boxes: list, die_px: float | None = None
+    ) -> list[Reading]:
+        ...
 
 
 @dataclass
@@ -52,10 +92,13 @@ class CockedSettings:
         it narrower still.
     :param face_narrow: ...and narrower than this (die edges: a flat die's top is ``die_px``
         wide, give or take the perspective's ~10% over the table).
-    :param face_min: a region of the top's colour shorter than this (die edges) is not a
-        whole face (the cue then cannot tell)...
+    :param face_min: a region of the top's colour shorter than this (die edges: a tilted top
+        keeps its untilted edge whole) is not a whole face (the cue then cannot tell)...
     :param face_max: ...nor one longer (merged with the felt, the other die, a second face of
-        the same shade).
+        the same shade)...
+    :param face_narrowest: ...nor one narrower than this: a die leaning 45 degrees, the
+        steepest one rests at, shows its top cos(45) = 0.71 wide; narrower is a piece of a
+        face (a glare, a shade across it).
     :param wall_lean: the wall cue without a reader: a silhouette closer than this (die edges)
         to the wall line than a flat die's can be.
     :param wall_near: with a reader, the wall cue looks at dice whose silhouette's centre lies
@@ -102,7 +145,8 @@ class CockedSettings:
     face_near_die: float = 1.8
     face_square: float = 0.84
     face_narrow: float = 0.85
-    face_min: float = 0.75
+    face_min: float = 0.85
+    face_narrowest: float = 0.64
     face_max: float = 1.3
     wall_lean: float = 0.42
     wall_near: float = 0.55
@@ -194,7 +238,7 @@ def foreshortened(shape, settings: CockedSettings) -> bool | None:
     if shape is None:
         return None
     long, short = shape
-    if not settings.face_min <= long <= settings.face_max:
+    if not settings.face_min <= long <= settings.face_max or short < settings.face_narrowest:
         return None  # a piece of the face, or the face merged with the felt or the other die
     # narrow for its length and for a die there: a flat die's side face of the top's shade
     # lengthens the region, it does not narrow it

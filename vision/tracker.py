@@ -27,11 +27,12 @@ Per die, the tracker coordinates the other ideas of ``vision``:
 
 - ``vision.die_track``: one die followed through the throw (``DieTrack``).
 - ``vision.shooter_hand``: the hand's zone, and which blobs are pieces of it.
-- ``vision.throw_geometry``: the area and the back wall; ``hit_wall`` and ``left_area`` (R-I1).
+- ``vision.throw_geometry``: the area and the back wall; ``hit_wall`` (from the physics of a
+  tumbling cube: ``WallContact``) and ``left_area`` (R-I1).
 - ``vision.die_silhouette``: a resting die's silhouette and box on the full-resolution rest
   frame, against the felt as it was before the throw.
-- ``vision.cocked_cues``: ``cocked``: the reader's flag, or (``TrackerSettings.geometric_cocked``)
-  the wall cue and the pair cue, judged from where the top face sits in the silhouette.
+- ``vision.cocked_cues``: ``cocked``: the reader's flag, or (``CockedSettings.geometric_cocked``)
+  the top face's foreshortening, the wall cue and the pair cue (docs/replay.md).
 """
 
 from __future__ import annotations
@@ -39,13 +40,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.cocked_cues import CockedSettings, judge_cocked
+from vision.cocked_cues import CockedSettings, Reader, judge_cocked
 from vision.die_silhouette import RestSilhouettes, changed_pixels
 from vision.die_track import DieTrack
 from vision.observation import DieObservation, ThrowObservation
@@ -53,17 +54,6 @@ from vision.shooter_hand import hand_near, hand_zone, near_hand, touches_border
 from vision.throw_geometry import TableGeometry, WallContact, segment_distance
 
 IDLE, THROW = "idle", "throw"
-
-
-class Reader(Protocol):
-    """What the tracker needs of a dice reader (``vision.dice.DiceReader``): one reading per box,
-    with ``value``, ``center`` (the top face's), ``confidence``, ``cocked`` and, if it has it,
-    ``cocked_share`` (its graded belief that the die leans) and ``best_face`` (the likeliest
-    face whatever its thresholds). With ``best_face`` and a ``min_confidence`` attribute the
-    tracker gives a value to a die the reader flagged that the pair cue finds flat."""
-
-    def read_at(self, frame_bgr: np.ndarray, boxes: list, die_px: float | None = None) -> list:
-        ...
 
 
 @dataclass
@@ -401,15 +391,35 @@ class ThrowTracker:
         return None
 
     def _associate(self, labels, stats, cents, n: int, t: float) -> None:
-        s = self._s
+        """Give this frame's blobs to the dice: each die claims the blob where its motion says
+        it is (``_claim_blobs``), a claimed blob too big for one die brings out a second die
+        that flew with it (``_twin``), each claimed blob moves its dice (``_follow``: a blob of
+        dice that touch is split between them), the blobs no die claimed are dice coming into
+        view (``_take_up``), and blips are forgotten (``_forget_blips``)."""
+        blobs = self._die_blobs(stats, n)
+        claims, drop = self._claim_blobs(blobs, stats, cents, t)
+        live = sum(1 for tr in self._tracks if not tr.gone)
+        for b, trs in claims.items():
+            trs, live = self._twin(b, trs, stats, live)
+            self._follow(b, trs, labels, stats, cents, t, drop)
+        self._take_up(blobs, claims, labels, stats, cents, t)
+        self._forget_blips(drop)
+
+    def _die_blobs(self, stats, n: int) -> list[int]:
+        """The blobs of a die's size (not noise, not a hand)."""
         blobs = []
         for i in range(1, n):
             a = stats[i, cv2.CC_STAT_AREA]
             if a < self._min_blob or a > self._big_blob:
                 continue
             blobs.append(i)
+        return blobs
+
+    def _claim_blobs(self, blobs: list[int], stats, cents, t: float):
+        """Which dice each blob shows (blob -> dice), and the dice found to be another die
+        seen twice (their idents, to drop)."""
+        s = self._s
         gate = 2.5 * self._die
-        hb, wb = labels.shape
         claims: dict[int, list[DieTrack]] = {}
         drop: set[int] = set()
         # Each die takes the nearest blob to where its motion says it should be, one die per
@@ -461,7 +471,6 @@ class ThrowTracker:
                             best, best_d = b, d
             if best is not None:
                 claims[best].append(tr)
-        live = sum(1 for tr in self._tracks if not tr.gone)
         # a die without a blob that sits on another die's blob is that die seen twice
         for k, tr in enumerate(active):
             if k in taken_t or any(tr in trs for trs in claims.values()):
@@ -471,99 +480,115 @@ class ThrowTracker:
                     if len(trs[0].xs) >= len(tr.xs):
                         drop.add(tr.ident)
                     break
-        for b, trs in claims.items():
-            x, y, w, h, a = stats[b]
-            if len(trs) == 1 and a >= self._single_max and live < self.settings.expected_dice:
-                # Too big for one die: two dice that flew together until now. The second one
-                # shares the first's path so far (a twin that turns out to be one blurred die
-                # is dropped as a duplicate once the blob shrinks).
-                tr0 = trs[0]
-                twin = DieTrack(self._next_id)
-                self._next_id += 1
-                twin.frames, twin.times = list(tr0.frames), list(tr0.times)
-                twin.xs, twin.ys = list(tr0.xs), list(tr0.ys)
-                twin.moved, twin.was_resting = tr0.moved, tr0.was_resting
-                self._tracks.append(twin)
-                live += 1
-                trs = [tr0, twin]
-            if len(trs) == 1:
-                cx, cy = cents[b]
-                trs[0].add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
-                trs[0].bbox = (x, y, w, h)
-                trs[0].area = float(a)
-                continue
-            apart = all(
-                math.hypot(p.xs[-1] - q.xs[-1], p.ys[-1] - q.ys[-1]) >= 0.9 * self._die
-                for p, q in itertools.combinations(trs, 2)
-            )
-            if a < self._single_max and not (a >= self._two_min and apart):
-                # Room for one die only: a die seen in pieces a frame ago (a duplicate track),
-                # or one die hiding the other. The oldest track takes it; a duplicate goes.
-                cx, cy = cents[b]
-                bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
-                keep = max(trs, key=lambda tr: len(tr.xs))
-                keep.add(self.frame_index, t, bx, by)
-                keep.bbox = (x, y, w, h)
-                keep.area = float(a)
-                for tr in trs:
-                    px, py = tr.predict(t)
-                    if tr is not keep and math.hypot(px - bx, py - by) < 0.8 * self._die:
-                        drop.add(tr.ident)
-                continue
-            # Dice that touch or overlap share one blob: split its pixels between them.
-            ys, xs = np.nonzero(labels[y : y + h, x : x + w] == b)
-            pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
-            # as many parts as the blob has room for dice (a shadow's track gets none)
-            n_parts = int(min(len(trs), max(2, round(a / (0.8 * self._single_max)))))
-            order = sorted(
-                trs,
-                key=lambda tr: math.hypot(
-                    tr.predict(t)[0] / s - (x + w / 2), tr.predict(t)[1] / s - (y + h / 2)
-                ),
-            )
-            centres = np.array(
-                [[tr.predict(t)[0] / s, tr.predict(t)[1] / s] for tr in order[:n_parts]],
-                np.float32,
-            )
-            if n_parts == 2 and np.hypot(*(centres[0] - centres[1])) < 0.3 * self._die / s:
-                # the same prediction for both: start from the two ends of the blob's long axis
-                mean = pts.mean(axis=0)
-                cov = np.cov((pts - mean).T) if len(pts) > 2 else np.eye(2)
-                evals, evecs = np.linalg.eigh(cov)
-                axis = evecs[:, int(np.argmax(evals))]
-                half = 0.5 * self._die / s
-                centres = np.array([mean - half * axis, mean + half * axis], np.float32)
-            for _ in range(4):  # k-means started from the predictions
-                d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-                lab = d2.argmin(axis=1)
-                for k in range(n_parts):
-                    sel = pts[lab == k]
-                    if len(sel):
-                        centres[k] = sel.mean(axis=0)
-            # which part is which die: the least total distance to where each die was and
-            # where it was heading (dice colliding in one blob must not swap)
-            parts = [((c[0] + 0.5) * s - 0.5, (c[1] + 0.5) * s - 0.5) for c in centres]
-            best_perm, best_cost = None, math.inf
-            for perm in itertools.permutations(range(len(trs)), n_parts):
-                total = 0.0
-                for j, k in enumerate(perm):
-                    tr = trs[k]
-                    px, py = parts[j]
-                    qx, qy = tr.predict(t)
-                    total += math.hypot(px - qx, py - qy) + math.hypot(px - tr.xs[-1], py - tr.ys[-1])
-                if total < best_cost:
-                    best_perm, best_cost = perm, total
-            for j, k in enumerate(best_perm):
+        return claims, drop
+
+    def _twin(self, b: int, trs: list[DieTrack], stats, live: int):
+        """The dice of blob ``b``, with a second die if it is too big for its one (and the
+        count of live dice)."""
+        a = stats[b][4]
+        if len(trs) == 1 and a >= self._single_max and live < self.settings.expected_dice:
+            # Too big for one die: two dice that flew together until now. The second one
+            # shares the first's path so far (a twin that turns out to be one blurred die
+            # is dropped as a duplicate once the blob shrinks).
+            tr0 = trs[0]
+            twin = DieTrack(self._next_id)
+            self._next_id += 1
+            twin.frames, twin.times = list(tr0.frames), list(tr0.times)
+            twin.xs, twin.ys = list(tr0.xs), list(tr0.ys)
+            twin.moved, twin.was_resting = tr0.moved, tr0.was_resting
+            self._tracks.append(twin)
+            live += 1
+            trs = [tr0, twin]
+        return trs, live
+
+    def _follow(self, b: int, trs: list[DieTrack], labels, stats, cents, t: float,
+                drop: set[int]) -> None:
+        """Move the dice ``trs`` to what blob ``b`` shows of them."""
+        s = self._s
+        x, y, w, h, a = stats[b]
+        if len(trs) == 1:
+            cx, cy = cents[b]
+            trs[0].add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
+            trs[0].bbox = (x, y, w, h)
+            trs[0].area = float(a)
+            return
+        apart = all(
+            math.hypot(p.xs[-1] - q.xs[-1], p.ys[-1] - q.ys[-1]) >= 0.9 * self._die
+            for p, q in itertools.combinations(trs, 2)
+        )
+        if a < self._single_max and not (a >= self._two_min and apart):
+            # Room for one die only: a die seen in pieces a frame ago (a duplicate track),
+            # or one die hiding the other. The oldest track takes it; a duplicate goes.
+            cx, cy = cents[b]
+            bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
+            keep = max(trs, key=lambda tr: len(tr.xs))
+            keep.add(self.frame_index, t, bx, by)
+            keep.bbox = (x, y, w, h)
+            keep.area = float(a)
+            for tr in trs:
+                px, py = tr.predict(t)
+                if tr is not keep and math.hypot(px - bx, py - by) < 0.8 * self._die:
+                    drop.add(tr.ident)
+            return
+        # Dice that touch or overlap share one blob: split its pixels between them.
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == b)
+        pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
+        # as many parts as the blob has room for dice (a shadow's track gets none)
+        n_parts = int(min(len(trs), max(2, round(a / (0.8 * self._single_max)))))
+        order = sorted(
+            trs,
+            key=lambda tr: math.hypot(
+                tr.predict(t)[0] / s - (x + w / 2), tr.predict(t)[1] / s - (y + h / 2)
+            ),
+        )
+        centres = np.array(
+            [[tr.predict(t)[0] / s, tr.predict(t)[1] / s] for tr in order[:n_parts]],
+            np.float32,
+        )
+        if n_parts == 2 and np.hypot(*(centres[0] - centres[1])) < 0.3 * self._die / s:
+            # the same prediction for both: start from the two ends of the blob's long axis
+            mean = pts.mean(axis=0)
+            cov = np.cov((pts - mean).T) if len(pts) > 2 else np.eye(2)
+            evals, evecs = np.linalg.eigh(cov)
+            axis = evecs[:, int(np.argmax(evals))]
+            half = 0.5 * self._die / s
+            centres = np.array([mean - half * axis, mean + half * axis], np.float32)
+        for _ in range(4):  # k-means started from the predictions
+            d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+            lab = d2.argmin(axis=1)
+            for k in range(n_parts):
+                sel = pts[lab == k]
+                if len(sel):
+                    centres[k] = sel.mean(axis=0)
+        # which part is which die: the least total distance to where each die was and
+        # where it was heading (dice colliding in one blob must not swap)
+        parts = [((c[0] + 0.5) * s - 0.5, (c[1] + 0.5) * s - 0.5) for c in centres]
+        best_perm, best_cost = None, math.inf
+        for perm in itertools.permutations(range(len(trs)), n_parts):
+            total = 0.0
+            for j, k in enumerate(perm):
                 tr = trs[k]
-                sel = pts[lab == j]
-                if not len(sel):
-                    continue
-                tr.add(self.frame_index, t, parts[j][0], parts[j][1])
-                x0, y0 = sel.min(axis=0)
-                x1, y1 = sel.max(axis=0)
-                tr.bbox = (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1))
-                tr.area = float(len(sel))
-                tr.gone = False
+                px, py = parts[j]
+                qx, qy = tr.predict(t)
+                total += math.hypot(px - qx, py - qy) + math.hypot(px - tr.xs[-1], py - tr.ys[-1])
+            if total < best_cost:
+                best_perm, best_cost = perm, total
+        for j, k in enumerate(best_perm):
+            tr = trs[k]
+            sel = pts[lab == j]
+            if not len(sel):
+                continue
+            tr.add(self.frame_index, t, parts[j][0], parts[j][1])
+            x0, y0 = sel.min(axis=0)
+            x1, y1 = sel.max(axis=0)
+            tr.bbox = (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1))
+            tr.area = float(len(sel))
+            tr.gone = False
+
+    def _take_up(self, blobs: list[int], claims: dict, labels, stats, cents, t: float) -> None:
+        """The blobs no die claimed: a die that briefly left the view comes back, or a new
+        die (one coming into view, out from under the hand, or where one lay)."""
+        s = self._s
         # A blob no die claimed: a die coming into view (again) or one more die.
         border_now: list[tuple[float, float]] = []  # blobs kept from birth by the border
         for b in blobs:
@@ -618,7 +643,10 @@ class ThrowTracker:
             tr.bbox = (x, y, w, h)
             tr.area = float(a)
         self._border_prev = border_now
-        # Blips (noise, a shadow's edge) that were seen once or twice and vanished are forgotten.
+
+    def _forget_blips(self, drop: set[int]) -> None:
+        """Forget the dice to ``drop`` and blips (noise, a shadow's edge) that were seen
+        once or twice and vanished."""
         self._tracks = [
             tr
             for tr in self._tracks
