@@ -754,10 +754,12 @@ class ThrowTracker:
         return best[1]
 
     # ----------------------------------------------------------------- geometry
-    def hit_wall(self, times: list[float], xs: list[float], ys: list[float]) -> bool:
-        """Whether a path touched the back wall: on a frame, or in a rebound between frames
+    def hit_wall(self, times: list[float], xs: list[float], ys: list[float],
+                 others: list[DieTrack] = ()) -> bool:
+        """Whether a path touched the back wall, the other dice's paths ``others`` beside it
         (see ``TableGeometry.hit_wall``)."""
-        return self.geometry.hit_wall(times, xs, ys)
+        paths = [(o.times, o.xs, o.ys) for o in others]
+        return self.geometry.hit_wall(times, xs, ys, paths)
 
     def left_area(self, xs: list[float], ys: list[float], gone: bool, vel=(0.0, 0.0)) -> bool:
         """Whether a path's centre left the area (R-I1 ``any_time``), at the frame rate seen so
@@ -835,6 +837,9 @@ class ThrowTracker:
         values, cocked = judge_cocked(
             silhouettes, self.settings, self.reader, frame, boxes, readings
         )
+        def others(tr: DieTrack) -> list[DieTrack]:
+            return [o for o in found + gone if o is not tr]
+
         dice: list[DieObservation] = []
         for i, tr in enumerate(found):
             rd = readings[i] if i < len(readings) else None
@@ -844,7 +849,7 @@ class ThrowTracker:
                     value=values[i] if i < len(values) else None,
                     confidence=0.0 if rd is None else float(rd.confidence),
                     cocked=cocked[i],
-                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys),
+                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys, others(tr)),
                     left_area=self.left_area(tr.xs, tr.ys, False),
                     at_rest_in_area=self.geometry.inside(cx, cy),
                     center=(cx, cy),
@@ -859,7 +864,7 @@ class ThrowTracker:
                     value=None,
                     confidence=0.0,
                     cocked=False,
-                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys),
+                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys, others(tr)),
                     left_area=self.left_area(tr.xs, tr.ys, True, tr.velocity()),
                     at_rest_in_area=False,
                     center=None,

@@ -22,7 +22,7 @@ from tablectl.journal import (
     verify,
 )
 from tests.journal.helpers import OPENING, file_bytes, same_state
-from tests.journal.session_gen import generate_session
+from tests.support.journal_sessions import generate_session
 
 
 class StepClock:

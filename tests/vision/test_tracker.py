@@ -336,7 +336,7 @@ def test_replay_with_the_reader_reads_and_flags_every_fixture_clip_as_its_truth(
     """With the reader (and its lean model): each flat die's face, each die's cocked flag, and
     the ruling's kind as the truth calls for (R-I1, R-I2, R-I3); 09's flag on the die that
     leans, not its flat partner."""
-    from bench.tracker import truth_ruling
+    from tests.support.throws import truth_ruling
 
     clips = _clip_dirs()
     if not clips:
@@ -667,3 +667,45 @@ def test_simulated_cocked_die_is_found_by_its_geometry(seed, case):
         for d in clip.truth["dice"]
     ]
     assert flags == [d["cocked"] for d in clip.truth["dice"]]
+
+
+def _wall_path(ds, x=300.0, fps=60.0):
+    """A path straight at the back wall: its centre ``ds`` die edges from the wall line per frame."""
+    times = [i / fps for i in range(len(ds))]
+    return times, [x] * len(ds), [WALL_Y + d * DIE for d in ds]
+
+
+def test_a_tumbling_die_turning_beyond_half_an_edge_hit_the_wall():
+    """A cube striking the wall corner-first turns with its centre up to 0.87 edge out; a
+    blurred die is seen farther still at the frame of the turn (the mean of its way in and
+    out). Its rebound is a hit; the same path turning two edges out is not."""
+    geometry = TableGeometry(CAL)
+    assert geometry.hit_wall(*_wall_path([4.4, 3.3, 2.2, 1.1, 1.0, 1.5, 2.0, 2.4]))
+    assert not geometry.hit_wall(*_wall_path([5.4, 4.3, 3.2, 2.1, 2.0, 2.5, 3.0, 3.4]))
+
+
+def test_a_reversal_beside_the_other_die_nearer_the_wall_is_not_a_wall_strike():
+    """The other die lies against the wall, in this one's way: this one turns a little over an
+    edge out, on the other die, not the wall (R-I3)."""
+    geometry = TableGeometry(CAL)
+    mover = _wall_path([4.6, 3.6, 2.6, 1.6, 1.2, 1.7, 2.1, 2.4])
+    lying = _wall_path([0.6] * 8, x=300.0 + 0.3 * DIE)
+    assert geometry.hit_wall(*mover)  # alone it turns within a tumbling die's reach
+    assert not geometry.hit_wall(*mover, others=[lying])
+    far = _wall_path([0.6] * 8, x=300.0 + 4 * DIE)  # a die at the wall but not in its way
+    assert geometry.hit_wall(*mover, others=[far])
+
+
+def test_a_die_first_seen_leaving_the_wall_fast_had_struck_it():
+    """Dice enter blurred at full speed; a track may be born only after the rebound."""
+    geometry = TableGeometry(CAL)
+    assert geometry.hit_wall(*_wall_path([1.6, 2.3, 2.9, 3.4, 3.8]))
+    assert not geometry.hit_wall(*_wall_path([4.6, 5.3, 5.9, 6.4, 6.8]))  # far out: not traced
+    assert not geometry.hit_wall(*_wall_path([1.6, 1.62, 1.6, 1.61, 1.6]))  # still
+
+
+def test_a_die_stopped_dead_at_the_wall_hit_it_and_one_sliding_to_rest_near_it_did_not():
+    geometry = TableGeometry(CAL)
+    assert geometry.hit_wall(*_wall_path([3.4, 2.6, 1.8, 1.1, 0.8, 0.8, 0.8, 0.8]))
+    # friction slows it over many frames to rest short of the wall
+    assert not geometry.hit_wall(*_wall_path([2.0, 1.7, 1.45, 1.25, 1.1, 1.0, 0.95, 0.93, 0.93]))
