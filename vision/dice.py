@@ -457,41 +457,41 @@ class DiceReader:
         looking closer, puts it; a closer look that lands nearer another die is that die's, not
         this one's."""
         unsure = [i for i, r in enumerate(readings) if self._unsure(r)]
-        closer = (dict(zip(unsure, self._refine(frame, [seen[i] for i in unsure]), strict=True))
-                  if unsure else {})
-        return self._look_again(
-            frame, readings,
-            lambda i: [(seen[i][0], seen[i][1], seen[i][2] * k) for k in self.tuning.sizes_again]
-            + ([closer[i]] if _nearest(closer[i], seen) == i else []),
-        )
+        if not unsure:
+            return readings
+        closer = self._refine(frame, [seen[i] for i in unsure])
+        alternatives = {
+            i: [_resized(seen[i], k) for k in self.tuning.sizes_again]
+            + ([near] if _nearest(near, seen) == i else [])
+            for i, near in zip(unsure, closer, strict=True)
+        }
+        return self._look_again(frame, readings, alternatives)
 
     def _last_look(self, frame: np.ndarray, readings: list[DieReading],
                    seen: list[tuple[float, float, float]]) -> list[DieReading]:
         """A die still unsure after the second look, read a little smaller too (only then: it
         saves the time and changes no reading)."""
-        return self._look_again(
-            frame, readings,
-            lambda i: [(seen[i][0], seen[i][1], seen[i][2] * k) for k in self.tuning.sizes_last],
-        )
+        alternatives = {i: [_resized(seen[i], k) for k in self.tuning.sizes_last]
+                        for i, r in enumerate(readings) if self._unsure(r)}
+        return self._look_again(frame, readings, alternatives)
 
-    def _look_again(self, frame, readings: list[DieReading], alternatives) -> list[DieReading]:
-        """Each die read unsurely (no value, or below ``sure``) and not flagged is read again
-        on the crops ``alternatives(i)`` gives ((cx, cy, size) each); the surest reading with a
-        value, none flagged, is kept, else the first. A crop a little off the die (its centre
-        or size, as the detector saw a die at an angle, beside another, under a glare) reads
-        unsurely; a flagged die is never read from another crop. Every alternative is read:
-        stopping at the first sure one misread a simulated throw's two as a one at 0.97 that
-        another crop reads right more surely."""
-        again = [i for i, r in enumerate(readings) if self._unsure(r)]
-        if not again:
-            return readings
-        crops = [alternatives(i) for i in again]
-        flat = [d for ds in crops for d in ds]
+    def _look_again(self, frame, readings: list[DieReading],
+                    alternatives: dict[int, list[tuple[float, float, float]]]
+                    ) -> list[DieReading]:
+        """Each die ``alternatives`` names (its index in ``readings``) is read again on the
+        crops given for it ((cx, cy, size) each); the surest reading with a value, none
+        flagged, is kept, else the first. A crop a little off the die (its centre or size, as
+        the detector saw a die at an angle, beside another, under a glare) reads unsurely; a
+        flagged die is never read from another crop. Every alternative is read: stopping at the
+        first sure one misread a simulated throw's two as a one at 0.97 that another crop reads
+        right more surely."""
+        flat = [d for ds in alternatives.values() for d in ds]
         if not flat:
             return readings
         angles, probs = self._classify(frame, flat)
         looks = iter(self._reading(*d, a, p) for d, a, p in zip(flat, angles, probs, strict=True))
-        for i, ds in zip(again, crops, strict=True):
+        readings = list(readings)
+        for i, ds in alternatives.items():
             cands = [readings[i]] + [next(looks) for _ in ds]
             valued = [c for c in cands if c.value is not None and not c.cocked]
             if valued:
@@ -553,11 +553,9 @@ class DiceReader:
             self._reading(cx, cy, size, a, p)
             for (cx, cy, size), a, p in zip(refined, angles, probs, strict=True)
         ]
-        readings = self._look_again(
-            frame, readings,
-            lambda i: [(refined[i][0], refined[i][1], dice[i][2]), dice[i]],
-        )
-        return self._by_profile(frame, readings)
+        alternatives = {i: [(refined[i][0], refined[i][1], dice[i][2]), dice[i]]
+                        for i, r in enumerate(readings) if self._unsure(r)}
+        return self._by_profile(frame, self._look_again(frame, readings, alternatives))
 
     # ------------------------------------------------------------------ profile
 
@@ -656,6 +654,11 @@ def _body_colour(frame: np.ndarray, center: tuple[float, float], size: float,
     body = lab[np.abs(lightness - np.median(lightness)) <= t.body_lightness]
     a, b = (float(np.median(body[:, 1])) - 128.0, float(np.median(body[:, 2])) - 128.0)
     return math.hypot(a, b), math.degrees(math.atan2(b, a))
+
+
+def _resized(die: tuple[float, float, float], k: float) -> tuple[float, float, float]:
+    """The die (cx, cy, size) at ``k`` times its size."""
+    return (die[0], die[1], die[2] * k)
 
 
 def _nearest(die: tuple[float, float, float], dice: list[tuple[float, float, float]]) -> int:
