@@ -250,6 +250,9 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None) -> dict
             mean = colours[kind == k].mean(0).round().astype(int).tolist()
             name = f"{s} kind {k} (Lab {mean})"
             tot = {"alone": _zero(), "profile": _zero()}
+            # the other kinds' dice on the scored photos, read with this kind's profile: it
+            # must not turn them into guesses
+            strangers = {"alone": _zero(), "profile": _zero()}
             for (jpg, f, ls), kp, g in zip(photos, kinds_per_photo, general, strict=True):
                 if jpg.name in learn_from or (scored is not None and jpg.name not in scored):
                     continue
@@ -267,6 +270,8 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None) -> dict
                     n_["images"] = 1
                     for kk_, v in n_.items():
                         tot[key][kk_] += v
+                    for kk_, v in match(others, _drop_matched(labels, dice_read)).items():
+                        strangers[key][kk_] += v
             tot["profile"]["learnt"] = profile.card
             tot["profile"]["learn_from"] = learn_from
             results[name] = tot
@@ -276,6 +281,9 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None) -> dict
                   f"match {profile.card['match_distance']}, "
                   f"min conf {profile.card['min_confidence']}, held-out {profile.card['held_out']}",
                   flush=True)
+            print(f"{'  other kinds on those photos':<34} dice {strangers['alone']['dice']:4d}  "
+                  f"alone {_short(strangers['alone'])}  | profile {_short(strangers['profile'])}")
+            tot["strangers"] = strangers
         for key in ("alone", "profile"):
             t = _zero()
             for name, tot in results.items():

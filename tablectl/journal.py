@@ -1,4 +1,4 @@
-"""The table's journal: every accepted command in a crash-safe SQLite file (issue 3).
+"""The table's journal: every accepted command in a crash-safe SQLite file.
 
 One row per accepted command, written in its own transaction (WAL mode, ``synchronous=FULL``)
 together with the events the game answered and, for a throw, the camera's observation and the

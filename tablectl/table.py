@@ -301,7 +301,8 @@ class Table:
             throw["kind"] = "refused"
         elif name == "operator_ruling":
             ruled = next((e for e in events if e.get("event") == "operator_ruled"), {})
-            before = self._last_throw if self._pending_throw is not None else None
+            # the throw ruled on: the one pending, or (an override) the last one
+            before = self._last_throw
             n = self._pending_throw or (before or {}).get("throw") or seq
             throw = dict(before or {"throw": n, "dice": [],
                                     "image": _image_url(n) if self._image_of(n) else None})
@@ -328,10 +329,13 @@ class Table:
             rows = self._journal.rows(0)
         pending_seq = None
         if self._journal.game.pending_ruling is not None:
-            pending_seq = next((r.seq for r in reversed(rows)
-                                if r.command.get("command") == "await_ruling"), None)
-            if pending_seq is not None and pending_seq <= since:  # pragma: no cover
-                pending_seq = None
+            for attempt in (rows, None):
+                if attempt is None and since:  # the ruling was asked for longer ago
+                    rows = self._journal.rows(0)
+                pending_seq = next((r.seq for r in reversed(rows)
+                                    if r.command.get("command") == "await_ruling"), None)
+                if pending_seq is not None:
+                    break
         for r in rows:
             if r.command.get("command") in THROW_ROWS + ("warn",) or r.seq == pending_seq:
                 self._note_row(r.seq, r.command, r.events, r.extra.get("observation"),

@@ -1,5 +1,5 @@
 """The journal: one committed transaction per accepted command, replay on open, the hash chain,
-snapshots, and what a damaged or unwritable journal does (issue 3)."""
+snapshots, and what a damaged or unwritable journal does."""
 
 from __future__ import annotations
 

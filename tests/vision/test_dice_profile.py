@@ -137,3 +137,54 @@ def test_cli_says_what_is_wrong(tmp_path, capsys):
 def test_reading_values_unchanged_without_a_profile(reader):
     frame = cv2.imread(str(STILLS / "colours_tray.jpg"))
     assert DiceReader(profile=None).find(frame) == reader.find(frame)
+
+
+def _two_dice_photo(path: Path) -> Path:
+    """mixed_white_wood with three of its five dice painted out: a five above a two."""
+    frame = cv2.imread(str(STILLS / "mixed_white_wood.jpg"))
+    h, w = frame.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    for v, cx, cy, _, _ in read_yolo_labels(STILLS / "mixed_white_wood.txt", w, h):
+        if v != 2 and not (v == 5 and cx > w / 2):
+            cv2.circle(mask, (int(cx), int(cy) + 10), 45, 255, -1)
+    cv2.imwrite(str(path), cv2.inpaint(frame, mask, 5, cv2.INPAINT_TELEA))
+    return path
+
+
+def test_cli_learns_from_the_throws_the_operator_ruled_on(tmp_path, capsys):
+    """A journal's ruled throws: each picture's two dice found and given the faces the
+    operator ruled, in whichever order he gave them; a throw whose picture is gone is skipped
+    and said so."""
+    from tablectl.journal import Journal
+
+    two = _two_dice_photo(tmp_path / "throw_1.png")
+    reader = DiceReader()
+    assert sorted(d.value for d in reader.find(cv2.imread(str(two)))) == [2, 5]
+    journal = tmp_path / "journal.sqlite"
+    rulings = [(two, [2, 5]),  # he names the lower die first
+               (STILLS / "two_white_wood.jpg", [4, 4]),
+               (tmp_path / "gone.png", [3, 3])]
+    with Journal.open(journal) as j:
+        for player in ("ann", "bob"):
+            j.apply({"command": "join", "player": player, "buy_in": 200})
+        j.apply({"command": "shooter", "player": "ann"})
+        for n, (image, dice) in enumerate(rulings):
+            if n < 2:  # a come-out: the center bet first (R-C1); then the point is pending
+                j.apply({"command": "center_bet", "amount": 10})
+                j.apply({"command": "fade", "player": "bob", "amount": 10})
+            j.apply({"command": "await_ruling", "rule": "R-I2", "reason": "a die is cocked"},
+                    image=image)
+            j.apply({"command": "operator_ruling", "by": "olga", "why": "read", "dice": dice})
+    out = tmp_path / "pair.npz"
+    assert main(["dice", "learn", str(out), "--journal", str(journal)]) == 0
+    cap = capsys.readouterr()
+    assert "gone.png unreadable" in cap.err
+    assert "4 dice on 2 pictures" in cap.out
+    card = DiceProfile.load(out).card
+    assert card["faces"] == {"1": 0, "2": 1, "3": 0, "4": 2, "5": 1, "6": 0}
+    # the profile learnt the five where the five lies (a swap would call it a two)
+    frame = cv2.imread(str(two))
+    five = next(d for d in reader.find(frame) if d.value == 5)
+    verdict = DiceProfile.load(out).judge(reader.features(frame, [(*five.center,
+                                                                    five.box[1][0])]))[0]
+    assert verdict.nearest == 5
