@@ -118,7 +118,8 @@ def commands():
         if type(exc).__name__ == "TableFault":
             return jsonify({"error": f"the table stopped: {exc}"}), 503
         raise
-    return jsonify({"seq": table().state()["seq"], "events": events})
+    return jsonify({"seq": table().state()["seq"], "events": events,
+                    "text": [texts.describe(e) for e in events]})
 
 
 @bp.post("/calibration")

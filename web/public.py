@@ -47,9 +47,20 @@ def table_context() -> dict:
     }
 
 
+FEED_LINES = 12
+
+
 @bp.get("/")
 def index():
-    return render_template("index.html", **table_context())
+    ctx = table_context()
+    # the feed starts with the last events already played (newest first); live ones follow
+    recent = []
+    for row in reversed(journal().rows()):
+        for event in reversed(row.events):
+            recent.append((row.seq, texts.describe(event)))
+        if len(recent) >= FEED_LINES:
+            break
+    return render_template("index.html", recent=recent[:FEED_LINES], **ctx)
 
 
 @bp.get("/view/table")

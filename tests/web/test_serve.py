@@ -83,3 +83,25 @@ def test_pin_reset_prints_a_new_pin_and_ends_sessions(tmp_path, capsys):
     assert check_pin(state, pin)
     assert store.get(old.id) is None
     store.close()
+
+
+def test_pin_reset_finds_the_state_folder_from_the_config(tmp_path, repo_root, capsys):
+    config = tmp_path / "table.toml"
+    text = (repo_root / "firmware_config" / "table.toml").read_text()
+    journal = tmp_path / "tables" / "journal.sqlite"
+    lines = [f'path = "{journal}"' if line.strip().startswith("path =") and section == "journal"
+             else line
+             for section, line in _sections(text)]
+    config.write_text("\n".join(lines) + "\n")
+    assert main(["pin", "reset", "--config", str(config)]) == 0
+    pin = capsys.readouterr().out.split("operator PIN: ")[1].split()[0]
+    assert check_pin(journal.parent, pin)
+    assert main(["pin", "reset", "--config", str(tmp_path / "missing.toml")]) == 2
+
+
+def _sections(text: str):
+    section = None
+    for line in text.splitlines():
+        if line.startswith("["):
+            section = line.strip("[] ").split("]")[0]
+        yield section, line

@@ -60,7 +60,7 @@
     return post("/api/commands", cmd).then(function (r) {
       return r.json().then(function (body) {
         if (r.ok) {
-          show("done", result.dataset.done, body.events.map(function (e) { return e.event; }).join(", "));
+          show("done", result.dataset.done, (body.text || []).join(" · "));
         } else if (r.status === 409) {
           show("refused", result.dataset.refused + " — " + (body.title || body.rule), body.refused);
         } else {
