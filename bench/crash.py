@@ -10,8 +10,8 @@ operator rulings, sanctions) through the journal; it is killed with SIGKILL at r
 it commits) and restarted, until it finishes; then the next session starts, until the number
 of kills is reached. After every kill the journal is checked read-only (integrity, chain, no
 acknowledged command lost, none applied twice or skipped, money conserved) and after every
-restart the state the child rebuilt is compared with a clean replay (tests/journal/
-crash_harness.py). Target: every count of a failure is 0.
+restart the state the child rebuilt is compared with a clean replay (tests/support/
+journal_crash.py, shared with the tests). Target: every count of a failure is 0.
 
 It then times ``Journal.open`` on the last finished session's journal, with its snapshots and
 with them removed (a full replay), the "long evening starts in well under a second" figure.
@@ -34,13 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 FROZEN = Path(tempfile.mkdtemp(prefix="tablectl-crash-code-"))
 shutil.copytree(ROOT / "tablectl", FROZEN / "tablectl",
                 ignore=shutil.ignore_patterns("__pycache__"))
-shutil.copytree(ROOT / "tests" / "journal", FROZEN / "tests" / "journal",
+shutil.copytree(ROOT / "tests" / "support", FROZEN / "tests" / "support",
                 ignore=shutil.ignore_patterns("__pycache__"))
 (FROZEN / "tests" / "__init__.py").write_text("")
 sys.path.insert(0, str(FROZEN))
 
 from tablectl.journal import Journal  # noqa: E402
-from tests.journal.crash_harness import CrashResult, run_crash_campaign  # noqa: E402
+from tests.support.journal_crash import CrashResult, run_crash_campaign  # noqa: E402
 
 COUNTS = ("kills", "restarts", "resumes_checked", "killed_before_ack", "lost", "duplicated",
           "chain_failures", "state_mismatches", "money_mismatches")

@@ -1,4 +1,4 @@
-"""The table's journal: every accepted command in a crash-safe SQLite file (issue 3).
+"""The table's journal: every accepted command in a crash-safe SQLite file.
 
 One row per accepted command, written in its own transaction (WAL mode, ``synchronous=FULL``)
 together with the events the game answered and, for a throw, the camera's observation and the
@@ -40,6 +40,7 @@ from typing import Any
 from urllib.parse import quote
 
 from tablectl.game import CommandError, Game, RuleViolation, TableRules
+from tablectl.history import audit_rows, recall_rows
 
 log = logging.getLogger("tablectl.journal")
 
@@ -768,18 +769,14 @@ class Journal:
                 f"SELECT {_ROW_COLUMNS} FROM journal WHERE seq > ? ORDER BY seq", (since,))]
 
     def recall(self, n: int = 10) -> list[dict[str, Any]]:
-        """The last ``n`` decisions, oldest first (see ``tablectl.recall``)."""
-        from tablectl.recall import recall_rows
-
+        """The last ``n`` decisions, oldest first (see ``tablectl.history``)."""
         with self._lock:
             conn = self._require_open()
             cursor = conn.execute(f"SELECT {_ROW_COLUMNS} FROM journal ORDER BY seq DESC")
             return recall_rows((_decode_row(r) for r in cursor), n)
 
     def audit(self) -> list[dict[str, Any]]:
-        """Every operator override and every sanction, oldest first (see ``tablectl.recall``)."""
-        from tablectl.recall import audit_rows
-
+        """Every operator override and every sanction, oldest first (see ``tablectl.history``)."""
         return audit_rows(self.rows())
 
     # ---- closing

@@ -5,8 +5,10 @@
 - ``ledger.py``: balances and escrow in integer units
 - ``center.py``: the center bet and its fades
 - ``sidebets.py``: side bet kinds, their per-throw decision and true odds
-- ``commands.py``: reading command fields
-- ``engine.py``: Game, the state machine (docs/commands.md lists commands and events)
+- ``fields.py``: reading and checking the fields of a command, one parser per command
+- ``sections/``: the command handlers, one module per section of RULES.md, and their registry
+- ``engine.py``: Game, the state machine: the state, ``apply``, ``state()``, snapshots and the
+  checks the sections share (docs/commands.md lists commands and events)
 """
 
 from .engine import Game

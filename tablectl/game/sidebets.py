@@ -103,6 +103,7 @@ class SideBet:
     __slots__ = ("id", "backer", "layer", "stake_for", "stake_against", "terms")
     kind = ""
     rule = ""
+    keeps_progress = False  # whether decide() changes progress() (what a throw's undo keeps)
 
     def __init__(self, bet_id, backer: str, layer: str, stake_for: int, stake_against: int,
                  terms: dict, extra=None) -> None:
@@ -183,6 +184,7 @@ class ComeBet(SideBet):
     __slots__ = ("come_point", "may_call_off", "carried", "kept_by")
     kind = "come"
     rule = "R-S3"
+    keeps_progress = True
 
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
         SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
@@ -270,6 +272,7 @@ class PropositionBet(SideBet):
     __slots__ = ("wins_mask", "loses_mask", "within", "seen")
     kind = "proposition"
     rule = "R-S7"
+    keeps_progress = True
 
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
         SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)

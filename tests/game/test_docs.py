@@ -3,7 +3,7 @@
 import json
 import re
 
-from tablectl.game.commands import COMMAND_NAMES
+from tablectl.game.fields import COMMAND_NAMES
 
 
 def test_every_command_has_a_parsable_example(repo_root):
@@ -16,7 +16,7 @@ def test_every_command_has_a_parsable_example(repo_root):
 
 def test_every_emitted_event_is_documented(repo_root):
     doc = (repo_root / "docs" / "commands.md").read_text()
-    source = "".join(p.read_text() for p in (repo_root / "tablectl" / "game").glob("*.py"))
+    source = "".join(p.read_text() for p in (repo_root / "tablectl" / "game").rglob("*.py"))
     emitted = set(re.findall(r'"event": "(\w+)"', source))
     assert len(emitted) > 30
     documented = set(re.findall(r"^\| `(\w+)`", doc, re.M)) | set(

@@ -12,7 +12,7 @@ from tablectl.game import Game
 from tablectl.journal import Journal, canonical, read_rows, verify
 from tablectl.recall import DECISIONS, audit, recall
 from tests.journal.helpers import OPENING, ROOT, run_tablectl, script_text
-from tests.journal.session_gen import OPERATOR, generate_session
+from tests.support.journal_sessions import OPERATOR, generate_session
 
 POINT_WITH_RULING = [  # ann shoots 10; point 6; a cocked die ruled by the operator; seven-out
     {"command": "center_bet", "amount": 10},

@@ -3,7 +3,7 @@
 A child plays a generated 10,000-throw session with bets through the journal; it is killed
 with SIGKILL at random moments and restarted. After every kill: integrity ok, chain intact, no
 acknowledged command lost, none applied twice, money conserved; after every restart: the state
-the child rebuilt equals a clean replay. See crash_harness.py.
+the child rebuilt equals a clean replay. See tests/support/journal_crash.py.
 
 The journal lies on tmpfs (/dev/shm) when there is one: a SIGKILL leaves the page cache intact,
 so the disk's sync latency would only slow the test without testing more (power-loss durability
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.journal.crash_harness import run_crash_campaign
+from tests.support.journal_crash import run_crash_campaign
 
 
 @pytest.fixture

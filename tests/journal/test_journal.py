@@ -1,5 +1,5 @@
 """The journal: one committed transaction per accepted command, replay on open, the hash chain,
-snapshots, and what a damaged or unwritable journal does (issue 3)."""
+snapshots, and what a damaged or unwritable journal does."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from tablectl.journal import (
     verify,
 )
 from tests.journal.helpers import OPENING, file_bytes, same_state
-from tests.journal.session_gen import generate_session
+from tests.support.journal_sessions import generate_session
 
 
 class StepClock:

@@ -181,7 +181,7 @@ def generate_session(seed: int, throws: int) -> list[dict]:
     return SessionBuilder(seed).build(throws)
 
 
-if __name__ == "__main__":  # a quick look: python -m tests.journal.session_gen SEED THROWS
+if __name__ == "__main__":  # a quick look: python -m tests.support.journal_sessions SEED THROWS
     import json
 
     for cmd in generate_session(int(sys.argv[1]), int(sys.argv[2])):

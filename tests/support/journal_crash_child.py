@@ -1,6 +1,6 @@
 """The crash test's child: plays a session file through a journal, resuming where it stopped.
 
-    python tests/journal/crash_child.py SESSION.jsonl JOURNAL [--snapshot-every N]
+    python tests/support/journal_crash_child.py SESSION.jsonl JOURNAL [--snapshot-every N]
 
 On start it opens (verifies and replays) the journal and prints
 ``resume SEQ STATE_SHA256 MONEY`` (the state it rebuilt); then it applies the session's commands

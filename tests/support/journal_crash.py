@@ -1,7 +1,7 @@
 """The crash campaign shared by the test suite (short) and ``bench/crash.py`` (1,000 kills).
 
-A child process (``crash_child.py``) plays a generated session through a journal; the parent
-kills it with SIGKILL at random moments and restarts it. After every kill the parent checks, on
+A child process (``journal_crash_child.py``) plays a generated session through a journal; the
+parent kills it with SIGKILL at random moments and restarts it. After every kill the parent checks, on
 the journal as the kill left it (read-only, so the check changes nothing):
 
 - ``PRAGMA integrity_check`` ok and the hash chain intact (``verify``);
@@ -28,9 +28,9 @@ from pathlib import Path
 
 from tablectl.game import Game
 from tablectl.journal import Journal, canonical, read_rows, verify
-from tests.journal.session_gen import generate_session
+from tests.support.journal_sessions import generate_session
 
-CHILD = Path(__file__).resolve().parent / "crash_child.py"
+CHILD = Path(__file__).resolve().parent / "journal_crash_child.py"
 ROOT = Path(__file__).resolve().parents[2]
 
 

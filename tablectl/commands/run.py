@@ -1,0 +1,92 @@
+"""``tablectl run [--config FILE]``: the table for an evening.
+
+One process with the camera, the tracker, the rulings, the game, the journal, the lights and the
+dashboard, configured by ``firmware_config/table.toml`` (docs/configuration.md). It prints
+``dashboard: http://HOST:PORT/`` and, the first time, ``operator PIN: NNNNNN``. SIGTERM or
+Ctrl-C stops it cleanly (camera stopped, journal closed, lamps off, exit status 0); started again
+on the same journal it resumes the evening exactly where it was, a pending ruling still pending.
+Exit status 2 when the configuration or the journal cannot be used (the message says why).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "run", help="run the table: camera, rulings, game, journal, lights, dashboard",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help="the table's TOML configuration (default: firmware_config/table.toml)")
+    p.set_defaults(func=run)
+
+
+def setup_logging() -> None:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def serve(table: Any, host: str, port: int) -> Any:
+    """Start the dashboard on the table and print where it is (and a new operator PIN)."""
+    from web.serve import start
+
+    server = start(table, host=host, port=port, state_dir=table.state_dir)
+    print(f"dashboard: {server.url}", flush=True)
+    if server.new_pin:
+        print(f"operator PIN: {server.new_pin}", flush=True)
+    return server
+
+
+def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None) -> int:
+    """Serve the dashboard, start the camera (and ``also``, an object with start/stop), then
+    wait for SIGTERM or Ctrl-C and stop everything in order: exit status 0."""
+    stop = threading.Event()
+
+    def on_signal(signum, frame) -> None:
+        stop.set()
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    server = None
+    try:
+        server = serve(table, host, port)
+        table.start()
+        if also is not None:
+            also.start()
+        logging.getLogger("tablectl").info("table running; SIGTERM or Ctrl-C stops it")
+        while not stop.wait(0.5):
+            pass
+        logging.getLogger("tablectl").info("stopping")
+        return 0
+    finally:
+        if also is not None:
+            also.stop()
+        if server is not None:
+            server.stop(timeout=1.5)
+        seq = table.state()["seq"]
+        table.close()
+        logging.getLogger("tablectl").info("stopped: camera off, lamps off, journal closed at "
+                                           "row %d", seq)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tablectl.config import ConfigError, load_config
+    from tablectl.journal import JournalError
+    from tablectl.table import Table, TableFault
+
+    setup_logging()
+    try:
+        config = load_config(args.config)
+        table = Table.from_config(config)
+    except (ConfigError, JournalError, TableFault, OSError, ValueError) as exc:
+        print(f"tablectl run: {exc}", file=sys.stderr)
+        return 2
+    return run_until_stopped(table, config.dashboard.host, config.dashboard.port)

@@ -1,0 +1,26 @@
+"""The game's command handlers, one module per section of RULES.md.
+
+- ``seating.py``: seating and the order of play (R-P1, R-O1..R-O3)
+- ``center_bet.py``: the center bet (R-C1..R-C7)
+- ``side_bets.py``: side bets (R-S0..R-S7)
+- ``throw.py``: the throw and its settlement (R-T*, R-B*, R-D1), and the throw's undo record
+- ``irregularities.py``: void throws, operator rulings, warnings and sanctions (R-I*, R-D3)
+- ``dice.py``: passing and changing the dice (R-D2, R-X1)
+
+``HANDLERS`` is the one registry: command name -> (parser, handler). The parser
+(``fields.PARSERS``) checks the command's fields and returns them as the handler's arguments
+after the game: ``handler(game, *parser(command))``.
+"""
+
+from __future__ import annotations
+
+from ..fields import COMMAND_NAMES, PARSERS
+from . import center_bet, dice, irregularities, seating, side_bets, throw
+
+_BY_SECTION: dict = {}
+for _section in (seating, center_bet, side_bets, throw, irregularities, dice):
+    _BY_SECTION.update(_section.HANDLERS)
+
+HANDLERS = {name: (PARSERS[name], _BY_SECTION[name]) for name in COMMAND_NAMES}
+if set(_BY_SECTION) != set(COMMAND_NAMES) or set(PARSERS) != set(COMMAND_NAMES):
+    raise ImportError("the game's handlers, parsers and command names disagree")

@@ -1,0 +1,211 @@
+"""The throw and its settlement (R-T1, R-T2, R-B1..R-B6, R-D1): the line, then the center bet
+and the side bets the throw decides; and the record that lets the operator override it (R-I2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import BarredShooter, BetsClosed, NoShooter
+from ..sidebets import CRAPS, LINE_NONE, NATURAL, POINT_MADE, POINT_SET, SEVEN_OUT
+from .center_bet import settle_center
+from .dice import apply_dice_change
+from .seating import hand_dice, next_eligible, pay_out_leavers
+from .side_bets import settle_side_bets
+
+if TYPE_CHECKING:
+    from ..engine import Game
+
+
+class ThrowUndo:
+    """What a counted throw may change, captured just before it (like python-chess's
+    ``_BoardState``), so that the operator's override of that throw (R-I2) can put the game
+    back: ``revert_last_throw`` restores it, ``Game.snapshot`` writes it out.
+
+    The bets' progress is their own ``progress()``, put back with ``restore()``; only the kinds
+    whose progress a throw changes (``SideBet.keeps_progress``) are asked. The center bet is kept
+    by reference: a throw only settles it (drops it), never changes it.
+    """
+
+    __slots__ = (
+        "dice", "rolling", "thrown_in_turn", "last_thrower", "point", "shooter", "turn_of",
+        "dice_pair", "dice_change_to", "claimant", "center", "callable", "bets", "progress",
+        "balances", "escrow", "leavers",
+    )
+
+    def __init__(self, game: Game, dice: tuple[int, int]) -> None:
+        self.dice = dice
+        self.rolling = game.rolling
+        self.thrown_in_turn = game.thrown_in_turn
+        self.last_thrower = game.last_thrower
+        self.point = game.point
+        self.shooter = game.shooter
+        self.turn_of = game.turn_of
+        self.dice_pair = game.dice_pair
+        self.dice_change_to = game.dice_change_to
+        self.claimant = game.claimant
+        self.center = game.center
+        self.callable = game._callable.copy()  # come bets open to call-off (R-S4)
+        bets = game.bets
+        self.bets = bets.copy()
+        self.progress = [(bet, bet.progress()) for bet in bets.values() if bet.keeps_progress]
+        ledger = game.ledger
+        self.balances = ledger.balances.copy()
+        self.escrow = ledger.escrow.copy()
+        # cash-outs a throw can make only when someone has left (R-O3)
+        leaving = game.leaving
+        self.leavers = (ledger.cashed_out.copy(), ledger.cashed_out_total,
+                        leaving.copy()) if leaving else None
+
+    def restore(self, game: Game) -> None:
+        """Put ``game`` back as it was when this record was taken."""
+        game.rolling = self.rolling
+        game.thrown_in_turn = self.thrown_in_turn
+        game.last_thrower = self.last_thrower
+        game.point = self.point
+        game.shooter = self.shooter
+        game.turn_of = self.turn_of
+        game.dice_pair = self.dice_pair
+        game.dice_change_to = self.dice_change_to
+        game.claimant = self.claimant
+        game.center = self.center
+        for bet, progress in self.progress:
+            bet.restore(progress)
+        game.bets = self.bets.copy()
+        game._callable = self.callable.copy()
+        ledger = game.ledger
+        ledger.balances = self.balances.copy()
+        ledger.escrow = self.escrow.copy()
+        if self.leavers is not None:
+            cashed_out, ledger.cashed_out_total, leaving = self.leavers
+            ledger.cashed_out = cashed_out.copy()
+            game.leaving = leaving.copy()
+        game.throws -= 1
+
+    def snap(self, after: dict) -> dict:
+        """The game's ``snapshot()`` as it was before the throw, from ``after`` (its snapshot
+        after the throw): what the throw changed comes from this record, the rest is the same."""
+        before = dict(after)
+        before.update(
+            rolling=self.rolling, thrown_in_turn=self.thrown_in_turn,
+            last_thrower=self.last_thrower, point=self.point, shooter=self.shooter,
+            turn_of=self.turn_of, dice_pair=self.dice_pair, dice_change_to=self.dice_change_to,
+            claimant=self.claimant, throws=after["throws"] - 1,
+            center=self.center.to_dict() if self.center else None)
+        progress = {id(bet): p for bet, p in self.progress}
+        side_bets = []
+        for bet in self.bets.values():
+            d = bet.to_dict()
+            if bet.keeps_progress:
+                d["progress"] = dict(progress[id(bet)])
+            side_bets.append(d)
+        before["side_bets"] = side_bets
+        ledger = dict(after["ledger"])
+        ledger["balances"] = dict(self.balances)
+        ledger["escrow"] = dict(self.escrow)
+        if self.leavers is not None:
+            cashed_out, cashed_out_total, leaving = self.leavers
+            ledger["cashed_out"] = dict(cashed_out)
+            ledger["cashed_out_total"] = cashed_out_total
+            before["leaving"] = list(leaving)
+        before["ledger"] = ledger
+        return before
+
+
+def dice_rolling(game: Game) -> list[dict]:
+    game._not_awaiting()
+    if game.rolling:
+        raise BetsClosed("R-S0", "the dice are already rolling: the throw comes next")
+    shooter = game._can_throw()
+    game.rolling = True
+    return [{"event": "dice_rolling", "shooter": shooter, "rule": "R-S0"}]
+
+
+def throw(game: Game, d1: int, d2: int, who: str | None) -> list[dict]:
+    if game.pending_ruling is not None:
+        game._not_awaiting()
+    shooter = game.shooter
+    if game.point is None or shooter is None:  # a point pending needs no more checks
+        shooter = game._can_throw()
+    if who is not None and who != shooter:
+        if who in game.barred:
+            raise BarredShooter("R-D3", f"{who} is barred from shooting (he may still bet)")
+        raise NoShooter("R-O1", f"{who} is not the shooter; {shooter} is")
+    return throw_counts(game, d1, d2)
+
+
+def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
+    """A throw that counts (R-T2): the line, the center bet, the side bets."""
+    game._undo = ThrowUndo(game, (d1, d2))
+    game._undo_seq = game._seq + 1
+    game.rolling = False
+    game.thrown_in_turn = True
+    game.throws += 1
+    total = d1 + d2
+    point = game.point
+    shooter = game.last_thrower = game.shooter
+    callable_now = game._callable
+    if callable_now:  # R-S4: the option lapses with the next throw: the bet is carried
+        for bet in callable_now:
+            bet.may_call_off = False
+            bet.carried = True
+            bet.kept_by = None
+        game._callable = []
+    if point is None:
+        if game.claimant is not None and game.center is None:
+            game.claimant = None  # R-C4: the claim is on the next come-out only, and lapses
+        events = [{"event": "come_out", "shooter": shooter, "dice": [d1, d2], "total": total}]
+        if total == 7 or total == 11:
+            line = NATURAL
+            events.append({"event": "natural", "shooter": shooter, "total": total,
+                           "rule": "R-B2"})
+        elif total == 2 or total == 3 or total == 12:
+            line = CRAPS
+            events.append({"event": "craps", "shooter": shooter, "total": total,
+                           "rule": "R-B3"})
+        else:
+            line = POINT_SET
+            game.point = total
+            events.append({"event": "point_set", "shooter": shooter, "point": total,
+                           "rule": "R-B4"})
+    else:
+        events = [{"event": "thrown", "shooter": shooter, "dice": [d1, d2], "total": total,
+                   "point": point}]
+        if total == point:
+            line = POINT_MADE
+            game.point = None
+            events.append({"event": "point_made", "shooter": shooter, "point": point,
+                           "rule": "R-B5"})
+        elif total == 7:
+            line = SEVEN_OUT
+            game.point = None
+            events.append({"event": "seven_out", "shooter": shooter, "point": point,
+                           "rule": "R-B6"})
+        else:
+            line = LINE_NONE
+    if game.center is not None and line != LINE_NONE and line != POINT_SET:
+        settle_center(game, line == NATURAL or line == POINT_MADE, events)
+    if game.bets:
+        settle_side_bets(game, (d1 - 1) * 6 + d2 - 1, total, d1 == d2, line, events)
+    if line == SEVEN_OUT:  # R-D1: the dice pass clockwise from whose turn it was
+        turn = game.turn_of
+        nxt = next_eligible(game, turn)
+        if nxt is None:
+            nxt = turn if turn in game.seats and turn not in game.barred else None
+        hand_dice(game, nxt, "seven_out", events)
+    if game.dice_change_to is not None:
+        apply_dice_change(game, events)
+    if game.leaving:
+        pay_out_leavers(game, events)
+    return events
+
+
+def revert_last_throw(game: Game) -> None:
+    """Put the game back as it was before the last counted throw (see ``ThrowUndo``)."""
+    undo = game._undo
+    game._undo = None
+    game._undo_seq = -1
+    undo.restore(game)  # come bets made callable by the throw (R-S4) too: their progress
+
+
+HANDLERS = {"dice_rolling": dice_rolling, "throw": throw}

@@ -1,0 +1,107 @@
+"""The operator's console: ``GET /operator`` (behind the PIN) and its login page."""
+
+from __future__ import annotations
+
+import struct
+
+import segno
+from flask import Blueprint, Response, abort, current_app, render_template, request
+
+from web import forms, texts
+from web.guard import current_session, operator_page
+from web.public import table_context
+
+bp = Blueprint("operator", __name__, url_prefix="/operator")
+
+
+def dashboard_url() -> str:
+    return request.host_url
+
+
+@bp.get("/login")
+def login_page():
+    return render_template("login.html")
+
+
+@bp.get("")
+@operator_page
+def console():
+    return render_template("operator.html", csrf_token=current_session().csrf_token,
+                           dashboard_url=dashboard_url(), kinds=texts.KIND_NAMES,
+                           forms=forms.FORMS, groups=forms.GROUPS,
+                           calibration=_calibration_available(), **ruling_context())
+
+
+@bp.get("/ruling")
+@operator_page
+def ruling_fragment():
+    """The ruling part of the console, re-fetched on every event."""
+    return render_template("_ruling.html", **ruling_context())
+
+
+def ruling_context() -> dict:
+    ctx = table_context()
+    pending = ctx["snap"].get("pending_ruling")
+    ctx["image_size"] = None
+    if pending and pending.get("throw"):
+        png = current_app.extensions["tablectl.table"].throw_image(pending["throw"])
+        ctx["image_size"] = png_size(png)
+    return ctx
+
+
+def png_size(png: bytes | None) -> tuple[int, int] | None:
+    """(width, height) from a PNG's header, or None."""
+    if not png or len(png) < 24 or png[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return struct.unpack(">II", png[16:24])
+
+
+@bp.get("/qr.svg")
+def qr_svg():
+    """A QR code of the dashboard's address (for players to scan off the operator's phone)."""
+    svg = segno.make(dashboard_url(), error="m").svg_inline(scale=6, border=2, dark="#111",
+                                                          light="#fff")
+    return Response(svg, mimetype="image/svg+xml")
+
+
+def _calibration_available() -> bool:
+    return current_app.config.get("CALIBRATOR") is not None
+
+
+def calibrator():
+    c = current_app.config.get("CALIBRATOR")
+    if c is None:
+        abort(404)
+    return c
+
+
+@bp.get("/calibrate")
+@operator_page
+def calibrate_page():
+    calibrator()
+    return render_template("calibrate.html", csrf_token=current_session().csrf_token)
+
+
+@bp.get("/calibrate/frame.png")
+@operator_page
+def calibrate_frame():
+    from web.calibrate import CalibrationRefused
+
+    try:
+        png = calibrator().fresh_frame_png()
+    except CalibrationRefused as exc:
+        return Response(str(exc), status=503, mimetype="text/plain")
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/calibrate/picture.png")
+@operator_page
+def calibrate_picture():
+    png = calibrator().picture
+    if png is None:
+        abort(404)
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    return response
