@@ -202,6 +202,16 @@ class DiceReader:
                 f"set \"crop_px\" under \"classifier\" in {meta_path} to the size it was "
                 "trained on (tools/train_reader.py --crop-px)"
             ) from None
+        if self.profile is not None and self._feature_layer is not None:
+            # a profile learnt with another classifier sees other features: refused now
+            self._cls.setInput(self._crops_blob([np.zeros((self.crop_px, self.crop_px, 3),
+                                                          np.uint8)]))
+            dims = int(np.prod(self._cls.forward(self._feature_layer).shape[1:]))
+            if self.profile.pictures.shape[1] != dims:
+                raise ReaderError(
+                    f"the dice profile was learnt with another face classifier (features of "
+                    f"{self.profile.pictures.shape[1]} numbers, this one gives {dims}): learn "
+                    "it again with `tablectl dice learn`")
 
     # the thresholds callers read (the tracker's ``min_confidence``) or set (the tuning tools)
     min_confidence = property(lambda self: self.tuning.min_confidence,

@@ -3,8 +3,9 @@ the table learns its own pair of dice (``vision.dice_profile``).
 
 From photos: a label file beside each image (``NAME.txt``, one line ``class cx cy w h`` per die,
 normalised to the image, class = face value - 1). From a journal: every throw the operator ruled
-on, read from its picture (the throw's row's ``image``) with the faces he gave; a throw whose
-two dice cannot be told apart by their faces is skipped and said so.
+on, read from its picture (the throw's row's ``raw_image`` if it keeps one, else its annotated
+``image``) with the faces he gave; a throw whose two dice cannot be told apart by their faces is
+skipped and said so.
 
 The profile is written to PROFILE (``.npz``); ``tablectl read --dice PROFILE`` and the table
 (``[dice] profiles`` in table.toml) read with it.
@@ -104,8 +105,11 @@ def _from_journal(reader, path: Path):
     except (JournalError, OSError) as exc:
         raise ProfileError(f"journal {path}: {exc}") from None
     for row in rows:
-        if "image" in row.extra:
-            last_image = (row.seq, str(row.extra["image"]))
+        # the throw's picture as the camera took it if the row keeps one: the journal's
+        # "image" is annotated (each die outlined), and a profile learns what its crops show
+        picture = row.extra.get("raw_image") or row.extra.get("image")
+        if picture:
+            last_image = (row.seq, str(picture))
         ruled = next((e for e in row.events if e.get("event") == "operator_ruled"
                       and e.get("dice")), None)
         if ruled is None:

@@ -100,6 +100,10 @@ def test_saved_and_loaded(tmp_path, profile):
     broken.write_bytes(b"not a profile")
     with pytest.raises(ReaderError, match="not a profile"):
         DiceReader(profile=broken)
+    other = DiceProfile(profile.pictures[:, :100], profile.faces,
+                        (profile.head[0][:, :100], profile.head[1]), profile.card)
+    with pytest.raises(ReaderError, match="another face classifier"):
+        DiceReader(profile=other)
     with pytest.raises(ProfileError, match="no such file"):
         DiceProfile.load(tmp_path / "missing.npz")
     with pytest.raises(ProfileError, match="no labelled die"):
