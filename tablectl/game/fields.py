@@ -118,25 +118,22 @@ def parse_fade(cmd: dict) -> tuple[str, int, bool]:
 def parse_side_bet(cmd: dict) -> tuple:
     """(id, kind, backer, layer, stake_for, stake_against, terms, key, extra): the checks in
     the order a player would mend them, each with its own message."""
-    # subscripts, not five cmd.get() calls: the most frequent command after the throw, and
-    # method calls are what the replay's time goes to (bench/rules.py: see docs/commands.md)
-    try:
-        bet_id, kind, backer, layer, stakes = (cmd["id"], cmd["kind"], cmd["for"],
-                                               cmd["against"], cmd["stakes"])
-    except KeyError:  # one is missing: the checks below say which
-        bet_id, kind, backer, layer, stakes = (
-            cmd.get(f) for f in ("id", "kind", "for", "against", "stakes"))
+    bet_id = cmd.get("id")
     if not ((type(bet_id) is str and bet_id) or type(bet_id) is int):
         bet_id_field(cmd)  # raises, saying what the id must be
+    kind = cmd.get("kind")
     if type(kind) is not str or kind not in KIND_RULE:
         raise CommandError(f"side_bet: \"kind\" must be one of {', '.join(KIND_RULE)}, "
                            f"got {kind!r}")
+    backer = cmd.get("for")
     if type(backer) is not str or not backer:
         player_field(cmd, "for")
+    layer = cmd.get("against")
     if type(layer) is not str or not layer:
         player_field(cmd, "against")
     if backer == layer:
         raise CommandError("side_bet: \"for\" and \"against\" must be two different players")
+    stakes = cmd.get("stakes")
     if (type(stakes) is not dict or len(stakes) != 2 or backer not in stakes
             or layer not in stakes):
         raise CommandError(f"side_bet: \"stakes\" must give both players' units, e.g. "
@@ -159,18 +156,16 @@ def parse_carry(cmd: dict) -> tuple[str | int, str | None]:
 
 
 def parse_throw(cmd: dict) -> tuple[int, int, str | None]:
-    # the most frequent command: the well-formed case in a few comparisons and no method call
-    # (see parse_side_bet)
-    dice = cmd["dice"] if "dice" in cmd else None
+    # the most frequent command: the well-formed case in a few comparisons
+    dice = cmd.get("dice")
     if type(dice) is list and len(dice) == 2:
         d1, d2 = dice
         if not (type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7):
             d1, d2 = dice_field(cmd)  # raises the CommandError
     else:
         d1, d2 = dice_field(cmd)
-    if "player" in cmd and cmd["player"] is not None:
-        return d1, d2, player_field(cmd)
-    return d1, d2, None
+    who = cmd.get("player")
+    return d1, d2, None if who is None else player_field(cmd)
 
 
 def parse_void(cmd: dict) -> tuple[str, str]:

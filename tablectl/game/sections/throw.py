@@ -4,7 +4,7 @@ and the side bets the throw decides; and the record that lets the operator overr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ..errors import BarredShooter, BetsClosed, NoShooter
 from ..sidebets import CRAPS, LINE_NONE, NATURAL, POINT_MADE, POINT_SET, SEVEN_OUT
@@ -14,14 +14,10 @@ from .seating import hand_dice, next_eligible, pay_out_leavers
 from .side_bets import settle_side_bets
 
 if TYPE_CHECKING:
-    from ..center import CenterBet
     from ..engine import Game
-    from ..sidebets import SideBet
-
-_new_tuple = tuple.__new__
 
 
-class ThrowUndo(NamedTuple):
+class ThrowUndo:
     """What a counted throw may change, captured just before it (like python-chess's
     ``_BoardState``), so that the operator's override of that throw (R-I2) can put the game
     back: ``revert_last_throw`` restores it, ``Game.snapshot`` writes it out.
@@ -29,45 +25,37 @@ class ThrowUndo(NamedTuple):
     The bets' progress is their own ``progress()``, put back with ``restore()``; only the kinds
     whose progress a throw changes (``SideBet.keeps_progress``) are asked. The center bet is kept
     by reference: a throw only settles it (drops it), never changes it.
-
-    A named tuple built in one step by ``capture`` (every throw takes one): as a class with
-    slots set one by one, the 100,000-throw replay of ``bench/rules.py`` took about 6% longer.
     """
 
-    dice: tuple[int, int]
-    rolling: bool
-    thrown_in_turn: bool
-    last_thrower: str | None
-    point: int | None
-    shooter: str | None
-    turn_of: str | None
-    dice_pair: int
-    dice_change_to: int | None
-    claimant: str | None
-    center: CenterBet | None
-    callable: list[SideBet]                       # come bets open to call-off (R-S4)
-    bets: dict                                    # the open side bets by id
-    progress: list[tuple[SideBet, dict]]          # (bet, its progress())
-    balances: dict[str, int]
-    escrow: dict[str, int]
-    leavers: tuple[dict, int, list] | None  # cash-outs, their total, who is leaving (R-O3)
+    __slots__ = (
+        "dice", "rolling", "thrown_in_turn", "last_thrower", "point", "shooter", "turn_of",
+        "dice_pair", "dice_change_to", "claimant", "center", "callable", "bets", "progress",
+        "balances", "escrow", "leavers",
+    )
 
-    @classmethod
-    def capture(cls, game: Game, dice: tuple[int, int]) -> ThrowUndo:
-        """The record of ``game`` as it is now, before the throw of ``dice``."""
+    def __init__(self, game: Game, dice: tuple[int, int]) -> None:
+        self.dice = dice
+        self.rolling = game.rolling
+        self.thrown_in_turn = game.thrown_in_turn
+        self.last_thrower = game.last_thrower
+        self.point = game.point
+        self.shooter = game.shooter
+        self.turn_of = game.turn_of
+        self.dice_pair = game.dice_pair
+        self.dice_change_to = game.dice_change_to
+        self.claimant = game.claimant
+        self.center = game.center
+        self.callable = game._callable.copy()  # come bets open to call-off (R-S4)
         bets = game.bets
+        self.bets = bets.copy()
+        self.progress = [(bet, bet.progress()) for bet in bets.values() if bet.keeps_progress]
         ledger = game.ledger
+        self.balances = ledger.balances.copy()
+        self.escrow = ledger.escrow.copy()
+        # cash-outs a throw can make only when someone has left (R-O3)
         leaving = game.leaving
-        return _new_tuple(cls, (
-            dice, game.rolling, game.thrown_in_turn, game.last_thrower, game.point,
-            game.shooter, game.turn_of, game.dice_pair, game.dice_change_to, game.claimant,
-            game.center, game._callable.copy(), bets.copy(),
-            [(bet, bet.progress()) for bet in bets.values() if bet.keeps_progress],
-            ledger.balances.copy(), ledger.escrow.copy(),
-            # cash-outs a throw can make only when someone has left (R-O3)
-            (ledger.cashed_out.copy(), ledger.cashed_out_total, leaving.copy()) if leaving
-            else None,
-        ))
+        self.leavers = (ledger.cashed_out.copy(), ledger.cashed_out_total,
+                        leaving.copy()) if leaving else None
 
     def restore(self, game: Game) -> None:
         """Put ``game`` back as it was when this record was taken."""
@@ -148,7 +136,7 @@ def throw(game: Game, d1: int, d2: int, who: str | None) -> list[dict]:
 
 def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
     """A throw that counts (R-T2): the line, the center bet, the side bets."""
-    game._undo = ThrowUndo.capture(game, (d1, d2))
+    game._undo = ThrowUndo(game, (d1, d2))
     game._undo_seq = game._seq + 1
     game.rolling = False
     game.thrown_in_turn = True
