@@ -23,21 +23,10 @@ $(VENV)/.installed-bench: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test,bench]'
 	touch $@
 
-DEMO_DIR := $(VENV)/demo
-
-# Until the running table exists: the example evening played through a fresh SQLite journal,
-# its recall and verification, then the ten simulated fixture throws through the camera
-# pipeline (tracker, reader, rulings), with annotated snapshots in $(DEMO_DIR)/snapshots.
+# The running table on its own: simulated throws in real time, four demo players, mock lights,
+# a fresh journal in a temporary folder; the dashboard on http://127.0.0.1:$(PORT)/. Ctrl-C stops it.
 demo: $(VENV)/.installed-run
-	rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
-	$(VENV)/bin/tablectl play examples/evening.jsonl --journal $(DEMO_DIR)/evening.db
-	$(VENV)/bin/tablectl recall $(DEMO_DIR)/evening.db
-	$(VENV)/bin/tablectl journal verify $(DEMO_DIR)/evening.db
-	for clip in fixtures/clips/*/; do \
-	  name=$$(basename $$clip); printf '%s: ' $$name; \
-	  $(VENV)/bin/tablectl replay $$clip --snapshots $(DEMO_DIR)/snapshots/$$name | head -1; \
-	done
-	@echo "annotated throws: $(DEMO_DIR)/snapshots/*/throw-1.png"
+	$(VENV)/bin/tablectl demo --port $(PORT)
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check tablectl vision web tests bench tools

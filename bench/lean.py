@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from vision.cocked_cues import CockedSettings  # noqa: E402
 from vision.die_lean import LeanJudge  # noqa: E402
-from vision.tracker import TrackerSettings  # noqa: E402
 
 CASES = ["both_hit", "one_hits", "none_hits", "out_of_area", "cocked_wall", "cocked_die"]
 
@@ -92,7 +92,7 @@ def main() -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     judge = LeanJudge()
-    clear = TrackerSettings().lean_clear
+    clear = CockedSettings().lean_clear
     r = simulated(judge, args.throws, args.seed)
     print(f"simulated throws: {args.throws} (seeds {args.seed}..), belief at each resting die")
     print(f"  leaning dice   > 0.5   {share(r['lean'], lambda a: a > 0.5)}   (recall)")

@@ -4,6 +4,13 @@
     python bench/read_accuracy.py --all        # every labelled photo of both sets
     python bench/read_accuracy.py DIR [DIR...] # any folders of NAME.jpg + NAME.txt (YOLO labels)
     python bench/read_accuracy.py --sim 40     # also read_at on simulator-rendered dice
+    python bench/read_accuracy.py --profile    # a profile learnt from two photos, per kind
+
+``--profile``: the dice of each set are grouped into kinds by the colour of their bodies
+(matteop65 is one kind, white; nell-byler's dice fall into ``--kinds`` colours, k-means in Lab
+with a fixed seed). Per kind, a profile is learnt from two photos (those that show its faces
+most evenly) and every die of that kind on the other photos is scored, read by the general
+reader alone and with the profile.
 
 Labels: one ``class cx cy w h`` line per die, normalised; class = face value - 1. Scoring (the
 photo sets' README): each labelled die is matched to the nearest unmatched detected die whose
@@ -154,6 +161,165 @@ def score_simulated(reader, n_stills: int, seed: int = 12345) -> dict:
     return n
 
 
+def body_colour(frame: np.ndarray, cx: float, cy: float, size: float) -> np.ndarray:
+    """A die's body colour (Lab, OpenCV's 8-bit scale): the median of the pixels within 0.35
+    edges of its centre whose lightness is near the median (the pips are the fewer)."""
+    k = max(2, int(0.35 * size))
+    x, y = int(cx), int(cy)
+    lab = cv2.cvtColor(frame[max(0, y - k):y + k + 1, max(0, x - k):x + k + 1],
+                       cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    light = lab[:, 0]
+    return np.median(lab[np.abs(light - np.median(light)) <= 20], axis=0)
+
+
+def kinds_of(colours: np.ndarray, k: int, seed: int = 2026) -> np.ndarray:
+    """A kind 0..k-1 per die: k-means on (L/2, a, b), best of 10 seeded starts."""
+    x = colours * np.array([0.5, 1.0, 1.0], np.float32)
+    rng = np.random.default_rng(seed)
+    best, best_cost = None, np.inf
+    for _ in range(10):
+        c = x[rng.choice(len(x), k, replace=False)]
+        for _ in range(60):
+            lab = np.argmin(((x[:, None] - c[None]) ** 2).sum(-1), axis=1)
+            c = np.array([x[lab == j].mean(0) if (lab == j).any() else c[j] for j in range(k)])
+        cost = ((x - c[lab]) ** 2).sum()
+        if cost < best_cost:
+            best, best_cost = lab, cost
+    return best
+
+
+def _learning_photos(per_photo: dict[str, list[int]], n: int) -> list[str]:
+    """Photos whose dice of a kind show its six faces most evenly, added one at a time (the one
+    that brings most faces nearer three sightings, then most dice): ``n`` of them, or with
+    ``n`` 0 as many as it takes to see every face three times (at most 12)."""
+    chosen: list[str] = []
+    faces: list[int] = []
+
+    def worth(a):
+        seen = faces + per_photo[a]
+        return (sum(min(3, seen.count(f)) for f in range(1, 7)), len(per_photo[a]), a)
+
+    while len(chosen) < (n or 12) and len(chosen) < len(per_photo):
+        if not n and all(faces.count(f) >= 3 for f in range(1, 7)):
+            break
+        best = max(worth(a) for a in per_photo if a not in chosen)[2]
+        chosen.append(best)
+        faces += per_photo[best]
+    return chosen
+
+
+def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None) -> dict:
+    """Per kind of dice: learn a profile from two photos, score the other photos' dice of that
+    kind with the general reader alone and with the profile (on the ``part`` of the split, the
+    general reader never trained on it; None: every other photo)."""
+    from vision.dice import DiceReader
+    from vision.dice_profile import learn, locate, read_yolo_labels
+
+    results = {}
+    split = json.loads(SPLIT.read_text())["sets"]
+    for s in SETS:
+        scored = set(split[s][part]) if part else None
+        photos = []
+        for jpg in sorted((PHOTOS / s).glob("*.jpg")):
+            frame = cv2.imread(str(jpg))
+            h, w = frame.shape[:2]
+            labels = read_yolo_labels(jpg.with_suffix(".txt"), w, h)
+            photos.append((jpg, frame, labels))
+        colours = np.array([body_colour(f, cx, cy, 0.88 * max(bw, bh))
+                            for _, f, ls in photos for _, cx, cy, bw, bh in ls])
+        kind = (np.zeros(len(colours), int) if s == "matteop65"
+                else kinds_of(colours, n_kinds))
+        kinds_per_photo, n = [], 0
+        for _, _, ls in photos:
+            kinds_per_photo.append(kind[n:n + len(ls)].tolist())
+            n += len(ls)
+        general = [reader.find(f) for _, f, _ in photos]
+        for k in sorted(set(kind.tolist())):
+            per_photo = {jpg.name: [lab[0] for lab, kk in zip(ls, kp, strict=True) if kk == k]
+                         for (jpg, _, ls), kp in zip(photos, kinds_per_photo, strict=True)
+                         if k in kp}
+            learn_from = _learning_photos(per_photo, n_learn)
+            frames, dice = [], []
+            for (jpg, f, ls), kp in zip(photos, kinds_per_photo, strict=True):
+                if jpg.name in learn_from:
+                    mine = [lab for lab, kk in zip(ls, kp, strict=True) if kk == k]
+                    dice += locate(reader, f, mine, len(frames))
+                    frames.append(f)
+            profile = learn(reader, frames, dice, name=f"{s} kind {k}")
+            with_profile = DiceReader(profile=profile)
+            mean = colours[kind == k].mean(0).round().astype(int).tolist()
+            name = f"{s} kind {k} (Lab {mean})"
+            tot = {"alone": _zero(), "profile": _zero()}
+            # the other kinds' dice on the scored photos, read with this kind's profile: it
+            # must not turn them into guesses
+            strangers = {"alone": _zero(), "profile": _zero()}
+            for (jpg, f, ls), kp, g in zip(photos, kinds_per_photo, general, strict=True):
+                if jpg.name in learn_from or (scored is not None and jpg.name not in scored):
+                    continue
+                labels = [(v, cx, cy, max(0.75 * max(bw, bh), 24.0))
+                          for (v, cx, cy, bw, bh), kk in zip(ls, kp, strict=True) if kk == k]
+                if not labels:
+                    continue
+                others = [(v, cx, cy, max(0.75 * max(bw, bh), 24.0))
+                          for (v, cx, cy, bw, bh), kk in zip(ls, kp, strict=True) if kk != k]
+                for key, dice_read in (("alone", g), ("profile", with_profile.find(f))):
+                    # the other kinds' dice are matched first and set aside, so the counts are
+                    # those of this kind's dice alone
+                    mine = _drop_matched(others, dice_read)
+                    n_ = match(labels, mine)
+                    n_["images"] = 1
+                    for kk_, v in n_.items():
+                        tot[key][kk_] += v
+                    for kk_, v in match(others, _drop_matched(labels, dice_read)).items():
+                        strangers[key][kk_] += v
+            tot["profile"]["learnt"] = profile.card
+            tot["profile"]["learn_from"] = learn_from
+            results[name] = tot
+            print(f"{name:<34} dice {tot['alone']['dice']:4d}  alone {_short(tot['alone'])}  "
+                  f"| profile {_short(tot['profile'])}  | learnt from {len(dice)} dice on "
+                  f"{len(learn_from)} photos, faces {list(profile.card['faces'].values())}, "
+                  f"match {profile.card['match_distance']}, "
+                  f"min conf {profile.card['min_confidence']}, held-out {profile.card['held_out']}",
+                  flush=True)
+            print(f"{'  other kinds on those photos':<34} dice {strangers['alone']['dice']:4d}  "
+                  f"alone {_short(strangers['alone'])}  | profile {_short(strangers['profile'])}")
+            tot["strangers"] = strangers
+        for key in ("alone", "profile"):
+            t = _zero()
+            for name, tot in results.items():
+                if name.startswith(s):
+                    for k in t:
+                        if k not in ("median_ms", "median_ms_once"):
+                            t[k] += tot[key][k]
+            print(f"{s + ' every kind':<34} dice {t['dice']:4d}  {key:<7} {_short(t)}")
+    return results
+
+
+def _short(t: dict) -> str:
+    d = max(1, t["dice"])
+    return (f"read {100 * t['correct'] / d:5.1f}% misread {t['misread']:2d} "
+            f"({100 * t['misread'] / d:4.2f}%) abstained {t['abstained']:2d} "
+            f"missed {t['missed']:2d}")
+
+
+def _zero() -> dict:
+    return {"images": 0, "dice": 0, "correct": 0, "misread": 0, "abstained": 0, "missed": 0,
+            "fp": 0, "median_ms": float("nan"), "median_ms_once": float("nan")}
+
+
+def _drop_matched(labels, dice) -> list:
+    """The dice left once ``labels`` are matched to their nearest (as ``match`` does)."""
+    pairs = sorted((((d.center[0] - lx) ** 2 + (d.center[1] - ly) ** 2) ** 0.5, li, di)
+                   for li, (_, lx, ly, r) in enumerate(labels) for di, d in enumerate(dice)
+                   if ((d.center[0] - lx) ** 2 + (d.center[1] - ly) ** 2) ** 0.5 <= r)
+    used_l, used_d = set(), set()
+    for _, li, di in pairs:
+        if li not in used_l and di not in used_d:
+            used_l.add(li)
+            used_d.add(di)
+    return [d for di, d in enumerate(dice) if di not in used_d]
+
+
 def report(name: str, t: dict) -> str:
     d = max(1, t["dice"])
     return (
@@ -180,11 +346,24 @@ def main(argv: list[str] | None = None) -> int:
                     help="time each image N times and keep the fastest (default 3)")
     ap.add_argument("--models", type=Path, default=None, metavar="DIR",
                     help="score the models (and dice_reader.json) in DIR, not the shipped ones")
+    ap.add_argument("--profile", action="store_true",
+                    help="per kind of dice, a profile learnt from two photos (see above)")
+    ap.add_argument("--kinds", type=int, default=9, metavar="K",
+                    help="--profile: nell-byler's dice fall into K colours (default 9)")
+    ap.add_argument("--learn", type=int, default=2, metavar="N",
+                    help="--profile: learn from N photos of a kind (0: as many as show every "
+                    "face three times; default 2)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)  # the target is for one core
     from vision.dice import DiceReader
 
     reader = DiceReader(a.models)
+    if a.profile:
+        results = score_profiles(reader, a.kinds, a.learn,
+                                 None if a.all else a.part)
+        if a.json:
+            print(json.dumps(results))
+        return 0
     jobs: list[tuple[str, list[Path]]] = []
     if a.dirs:
         for d in a.dirs:

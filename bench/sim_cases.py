@@ -26,11 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-sys.path.insert(0, str(ROOT / "bench"))
-
-from tracker import CASES, die_misses, match, pct, truth_ruling  # noqa: E402  (bench/tracker.py)
-
 from tablectl.rulings import rule_throw  # noqa: E402
+from tests.support.throws import SIM_CASES as CASES  # noqa: E402
+from tests.support.throws import die_misses, match, pct, truth_ruling  # noqa: E402
 from vision.tracker import ThrowTracker  # noqa: E402
 
 AFTER_S = 1.0  # seconds filmed after the dice rest and the hand has left

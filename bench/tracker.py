@@ -14,7 +14,6 @@ most 1% false alarms; >= 400 fps at 640x480 and >= 150 fps at 1280x720 here.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -26,60 +25,135 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 
 from tablectl.rulings import rule_throw  # noqa: E402
-from vision.observation import DieObservation  # noqa: E402
+from tests.support.throws import (  # noqa: E402
+    SIM_CASES,
+    THROW_CLIPS,
+    die_misses,
+    match,
+    pct,
+    throw_clips,
+    truth_ruling,
+)
+from vision.cocked_cues import CockedSettings  # noqa: E402
+from vision.throw_geometry import WallContact  # noqa: E402
 from vision.tracker import ThrowTracker, TrackerSettings  # noqa: E402
 
-CASES = ["both_hit", "one_hits", "none_hits", "out_of_area", "cocked_wall", "cocked_die"]
+PARTS = {"cocked": CockedSettings, "wall": WallContact}
+
+CASES = SIM_CASES
 
 
-def truth_ruling(truth: dict) -> str:
-    """The ruling kind the truth calls for (DESIGN.md's table, out_of_bounds = at_rest)."""
-    dice = truth["dice"]
-    if any(not d["at_rest_in_area"] for d in dice):
-        return "void"
-    hits = sum(d["hit_wall"] for d in dice)
-    if hits == 0:
-        return "void"
-    if any(d["cocked"] for d in dice):
-        return "operator"
-    return "warning" if hits == 1 else "counts"
+def make_settings(overrides: dict | None, geometric_cocked: bool = True) -> TrackerSettings:
+    """TrackerSettings with ``overrides`` (field -> value; a CockedSettings or WallContact field
+    goes to its part)."""
+    parts = {"cocked": {"geometric_cocked": geometric_cocked}, "wall": {}, "": {}}
+    for name, value in (overrides or {}).items():
+        part = next((k for k, cls in PARTS.items() if name in cls.__dataclass_fields__), "")
+        parts[part][name] = value
+    return TrackerSettings(cocked=CockedSettings(**parts["cocked"]),
+                           wall=WallContact(**parts["wall"]), **parts[""])
 
 
-def match(truth_dice: list[dict], seen: list[DieObservation]) -> list[DieObservation | None]:
-    """The observed die for each truth die: found dice by rest centre, lost dice by elimination."""
-    found = [d for d in seen if d.center is not None]
-    lost = [d for d in seen if d.center is None]
-    out: list[DieObservation | None] = [None] * len(truth_dice)
-    pairs = []
-    for i, t in enumerate(truth_dice):
-        for j, d in enumerate(found):
-            c = t.get("rest_center")
-            dist = math.hypot(c[0] - d.center[0], c[1] - d.center[1]) if c else 1e9
-            pairs.append((dist, i, j))
-    used_t, used_s = set(), set()
-    for dist, i, j in sorted(pairs):
-        if i in used_t or j in used_s or dist > 80:
-            continue
-        out[i] = found[j]
-        used_t.add(i)
-        used_s.add(j)
-    rest = [i for i in range(len(truth_dice)) if out[i] is None]
-    for i, d in zip(rest, lost, strict=False):
-        out[i] = d
-    return out
+def make_reader(use_reader: bool):
+    """The dice reader the table uses, or None (``--no-reader``, or no model)."""
+    if not use_reader:
+        return None
+    from vision.dice import DiceReader, ReaderError
+
+    try:
+        return DiceReader()
+    except ReaderError as exc:
+        print(f"  (no dice reader: {exc}; values not read)")
+        return None
 
 
-def die_misses(td: dict, od: DieObservation | None) -> list[str]:
-    """What the observed die ``od`` (None: not seen) got wrong against its truth ``td``."""
-    got = {
-        "hit_wall": od is not None and od.hit_wall,
-        "left_area": od is not None and od.left_area,
-        "cocked": od is not None and od.cocked,
-    }
-    bad = [f"{k} {v} (truth {td[k]})" for k, v in got.items() if v != td[k]]
-    if td["at_rest_in_area"] and not td["cocked"] and (od is None or od.value != td["value"]):
-        bad.append(f"value {od.value if od else None} (truth {td['value']})")
-    return bad
+def score_throw(stats: Counter, failures: list[str], label: str, truth: dict,
+                observations: list) -> None:
+    """Count what one throw's observations got right against its truth (per die and ruling)."""
+    stats["throws"] += 1
+    if len(observations) != 1:
+        stats["throws_wrong_count"] += 1
+        failures.append(f"{label}: {len(observations)} observations")
+        if not observations:
+            stats["dice"] += len(truth["dice"])
+            return
+    obs = observations[0]
+    ruling = rule_throw(obs)
+    want = truth_ruling(truth)
+    if obs.extra:
+        stats["extra_seen"] += 1
+        failures.append(f"{label}: {obs.extra} die more than thrown seen (one die seen twice?)")
+    stats["ruling_ok"] += ruling.kind == want
+    if ruling.kind != want:
+        failures.append(f"{label}: ruling {ruling.kind} (truth {want}): {ruling.reason}")
+    # What matters to the money: a throw paid (counts / warning) that should not be, above
+    # all one with a cocked die (R-I2), and flat throws the operator must rule (nuisance).
+    paid = ruling.kind in ("counts", "warning")
+    values = sorted(d["value"] or 0 for d in truth["dice"])
+    cocked_throw = any(d["cocked"] for d in truth["dice"])
+    stats["cocked_throws"] += cocked_throw
+    stats["cocked_paid"] += cocked_throw and paid
+    stats["payable"] += want in ("counts", "warning")
+    stats["payable_to_operator"] += want in ("counts", "warning") and ruling.kind == "operator"
+    wrong_pay = paid and (want != ruling.kind or sorted(ruling.dice) != values)
+    stats["paid_wrong"] += wrong_pay
+    if cocked_throw and paid:
+        failures.append(f"{label}: COCKED THROW PAID {ruling.kind} {ruling.dice}")
+    elif wrong_pay:
+        failures.append(f"{label}: WRONG PAYOUT {ruling.kind} {ruling.dice} "
+                        f"(truth {want} {values})")
+    for td, od in zip(truth["dice"], match(truth["dice"], obs.dice), strict=True):
+        stats["dice"] += 1
+        got_hit = od is not None and od.hit_wall
+        got_left = od is not None and od.left_area
+        got_cocked = od is not None and od.cocked
+        stats["hit_ok"] += got_hit == td["hit_wall"]
+        stats["left_ok"] += got_left == td["left_area"]
+        if td["cocked"]:
+            stats["cocked_n"] += 1
+            stats["cocked_hit"] += got_cocked
+            on = td.get("cocked_on") or "other"
+            stats[f"cocked_n_{on}"] += 1
+            stats[f"cocked_hit_{on}"] += got_cocked
+        elif td["at_rest_in_area"]:
+            stats["flat_n"] += 1
+            stats["cocked_false"] += got_cocked
+            stats["value_n"] += 1
+            stats["value_ok"] += od is not None and od.value == td["value"]
+        bad = die_misses(td, od)
+        if bad:
+            failures.append(f"{label}: " + ", ".join(bad))
+
+
+def track(clip_calibration, frames, reader, settings) -> tuple[list, float, float]:
+    """Every observation the tracker makes over ``frames``, and the seconds it took: on the
+    clock, and of this process's CPU time (which the other processes of a loaded machine do
+    not inflate by taking the core away)."""
+    tracker = ThrowTracker(clip_calibration, reader=reader, settings=settings)
+    observations = []
+    t0, c0 = time.perf_counter(), time.process_time()
+    for t, img in frames:
+        obs = tracker.feed(t, img)
+        if obs is not None:
+            observations.append(obs)
+    return observations, time.perf_counter() - t0, time.process_time() - c0
+
+
+WORLDS = ("default", "wide")
+
+
+def world_of(world: str | None, seed: int, fps: float) -> dict:
+    """The simulator's camera for one throw: "default" (``fps``, the table's tilt), or "wide":
+    30, 60 or 120 fps and a camera tilt of 0-15 degrees, drawn from the seed. Nothing was
+    ever tuned on "wide" (docs/replay.md)."""
+    if world in (None, "default"):
+        return {"fps": fps}
+    if world != "wide":
+        raise ValueError(f"unknown world {world!r}: one of {WORLDS}")
+    import numpy as np
+
+    rng = np.random.default_rng([seed, 77])
+    return {"fps": float(rng.choice([30.0, 60.0, 120.0])), "tilt_deg": float(rng.uniform(0, 15))}
 
 
 def run(
@@ -91,21 +165,16 @@ def run(
     use_reader: bool,
     geometric_cocked: bool = True,
     overrides: dict | None = None,
+    world: str | None = None,
 ) -> dict:
+    """Simulated throws of every case in turn (``world``: see ``world_of``)."""
     from vision.simulator import simulate_throw
 
-    settings = TrackerSettings(geometric_cocked=geometric_cocked, **(overrides or {}))
-    reader = None
-    if use_reader:
-        from vision.dice import DiceReader, ReaderError
-
-        try:
-            reader = DiceReader()
-        except ReaderError as exc:
-            print(f"  (no dice reader: {exc}; values not read)")
+    settings = make_settings(overrides, geometric_cocked)
+    reader = make_reader(use_reader)
     stats: Counter = Counter()
     frames_total = 0
-    elapsed = 0.0
+    elapsed = cpu = 0.0
     render_s = 0.0
     failures: list[str] = []
     for k in range(n):
@@ -113,84 +182,101 @@ def run(
         seed = seed0 + k
         t0 = time.perf_counter()
         try:
-            clip = simulate_throw(seed=seed, scenario=case, size=size, fps=fps)
+            clip = simulate_throw(seed=seed, scenario=case, size=size, **world_of(world, seed, fps))
             frames = list(clip.frames)  # render before timing the pipeline
         except Exception as exc:  # noqa: BLE001 - the simulator's fault, not the tracker's
             stats["sim_failed"] += 1
             failures.append(f"{case} seed {seed}: simulator failed: {exc}")
             continue
         render_s += time.perf_counter() - t0
-        tracker = ThrowTracker(clip.calibration, reader=reader, settings=settings)
-        observations = []
-        t0 = time.perf_counter()
-        for t, img in frames:
-            obs = tracker.feed(t, img)
-            if obs is not None:
-                observations.append(obs)
-        elapsed += time.perf_counter() - t0
+        observations, took, cpu_took = track(clip.calibration, frames, reader, settings)
+        elapsed += took
+        cpu += cpu_took
         frames_total += len(frames)
-        truth = clip.truth
-        stats["throws"] += 1
-        if len(observations) != 1:
-            stats["throws_wrong_count"] += 1
-            failures.append(f"{case} seed {seed}: {len(observations)} observations")
-            if not observations:
-                stats["dice"] += len(truth["dice"])
-                continue
-        obs = observations[0]
-        ruling = rule_throw(obs)
-        want = truth_ruling(truth)
-        stats["ruling_ok"] += ruling.kind == want
-        # What matters to the money: a throw paid (counts / warning) that should not be, above
-        # all one with a cocked die (R-I2), and flat throws the operator must rule (nuisance).
-        paid = ruling.kind in ("counts", "warning")
-        values = sorted(d["value"] for d in truth["dice"])
-        cocked_throw = any(d["cocked"] for d in truth["dice"])
-        stats["cocked_throws"] += cocked_throw
-        stats["cocked_paid"] += cocked_throw and paid
-        stats["payable"] += want in ("counts", "warning")
-        stats["payable_to_operator"] += want in ("counts", "warning") and ruling.kind == "operator"
-        wrong_pay = paid and (want != ruling.kind or sorted(ruling.dice) != values)
-        stats["paid_wrong"] += wrong_pay
-        if cocked_throw and paid:
-            failures.append(f"{case} seed {seed}: COCKED THROW PAID {ruling.kind} {ruling.dice}")
-        elif wrong_pay:
-            failures.append(f"{case} seed {seed}: WRONG PAYOUT {ruling.kind} {ruling.dice} "
-                            f"(truth {want} {values})")
-        for td, od in zip(truth["dice"], match(truth["dice"], obs.dice), strict=True):
-            stats["dice"] += 1
-            got_hit = od is not None and od.hit_wall
-            got_left = od is not None and od.left_area
-            got_cocked = od is not None and od.cocked
-            stats["hit_ok"] += got_hit == td["hit_wall"]
-            stats["left_ok"] += got_left == td["left_area"]
-            if td["cocked"]:
-                stats["cocked_n"] += 1
-                stats["cocked_hit"] += got_cocked
-                on = td.get("cocked_on") or "other"
-                stats[f"cocked_n_{on}"] += 1
-                stats[f"cocked_hit_{on}"] += got_cocked
-            elif td["at_rest_in_area"]:
-                stats["flat_n"] += 1
-                stats["cocked_false"] += got_cocked
-                stats["value_n"] += 1
-                stats["value_ok"] += od is not None and od.value == td["value"]
-            bad = die_misses(td, od)
-            if bad:
-                failures.append(f"{case} seed {seed}: " + ", ".join(bad))
+        score_throw(stats, failures, f"{case} seed {seed}", clip.truth, observations)
     if verbose:
         for f in failures:
             print("   ", f)
     return {
         "stats": stats,
         "fps": frames_total / elapsed if elapsed else float("nan"),
+        "cpu_fps": frames_total / cpu if cpu else float("nan"),
         "frames": frames_total,
         "render_s": render_s,
     }
 
 
-def pct(a: int, b: int) -> str:
-    return f"{100.0 * a / b:6.2f}% ({a}/{b})" if b else "   n/a"
+def run_clips(folder: Path, verbose: bool, use_reader: bool, overrides: dict | None = None,
+              ) -> dict:
+    """The second renderer's clips (``tests.support.throws.throw_clips``), one line per clip."""
+    settings = make_settings(overrides)
+    reader = make_reader(use_reader)
+    stats: Counter = Counter()
+    frames_total = 0
+    elapsed = cpu = 0.0
+    for clip in throw_clips(folder):
+        frames = list(clip.frames())
+        observations, took, cpu_took = track(clip.calibration, frames, reader, settings)
+        elapsed += took
+        cpu += cpu_took
+        frames_total += len(frames)
+        own: Counter = Counter()
+        failures: list[str] = []
+        score_throw(own, failures, clip.name, clip.truth, observations)
+        stats.update(own)
+        seen = ""
+        if observations:
+            ruling = rule_throw(observations[0])
+            seen = " + ".join(
+                f"{d.value}{' cocked' if d.cocked else ''}{' wall' if d.hit_wall else ''}"
+                f"{' left' if d.left_area else ''}" for d in observations[0].dice
+            ) + f" -> {ruling.kind}"
+        want = " + ".join(
+            f"{d['value']}{' cocked' if d['cocked'] else ''}{' wall' if d['hit_wall'] else ''}"
+            f"{' left' if d['left_area'] else ''}" for d in clip.truth["dice"]
+        ) + f" -> {truth_ruling(clip.truth)}"
+        mark = "ok " if not failures else "BAD"
+        print(f"  {mark} {clip.name} ({clip.truth['case']}): seen {seen or 'nothing'}; "
+              f"truth {want}")
+        if verbose:
+            for f in failures:
+                print("       ", f)
+    return {"stats": stats, "fps": frames_total / elapsed if elapsed else float("nan"),
+            "cpu_fps": frames_total / cpu if cpu else float("nan"),
+            "frames": frames_total, "render_s": 0.0}
+
+
+def report(name: str, r: dict, target_fps: int | None) -> None:
+    s = r["stats"]
+    print(f"\n{name}: {s['throws']} throws, {s['dice']} dice, {r['frames']} frames"
+          + (f" (rendering took {r['render_s']:.0f} s, not timed)" if r["render_s"] else ""))
+    print(f"  value      {pct(s['value_ok'], s['value_n'])}   target 99.5% (flat dice at rest)")
+    print(f"  hit_wall   {pct(s['hit_ok'], s['dice'])}   target 99%")
+    print(f"  left_area  {pct(s['left_ok'], s['dice'])}   target 100%")
+    print(f"  cocked     flagged {pct(s['cocked_hit'], s['cocked_n'])}   target 98%")
+    for on, what in (("wall", "the wall:     "), ("die", "the other die:")):
+        if s[f"cocked_n_{on}"]:
+            print(f"               leaning on {what} "
+                  f"{pct(s[f'cocked_hit_{on}'], s[f'cocked_n_{on}'])}")
+    print(f"             flat dice flagged {pct(s['cocked_false'], s['flat_n'])}   target <= 2%")
+    print(f"  ruling     {pct(s['ruling_ok'], s['throws'])}   target 98% (kind as the truth "
+          "calls for)")
+    print(f"  money      cocked throws paid {pct(s['cocked_paid'], s['cocked_throws'])}"
+          "   target 0")
+    print(f"             wrong payouts (any cause) {pct(s['paid_wrong'], s['throws'])}"
+          "   target 0")
+    print(f"             payable throws sent to the operator "
+          f"{pct(s['payable_to_operator'], s['payable'])}   (nuisance)")
+    if s["sim_failed"]:
+        print(f"  throws the simulator failed to make (skipped): {s['sim_failed']}")
+    if s["extra_seen"]:
+        print(f"  throws with more dice seen than thrown: {s['extra_seen']}")
+    if s["throws_wrong_count"]:
+        print(f"  throws not observed exactly once: {s['throws_wrong_count']}")
+    target = f"   target {target_fps}" if target_fps else ""
+    print(f"  speed      {r['fps']:7.0f} frames/s whole pipeline, one core{target}; "
+          f"{r['cpu_fps']:.0f} frames per CPU second (the same, less what a loaded machine's "
+          "other processes took)")
 
 
 def main() -> int:
@@ -208,15 +294,25 @@ def main() -> int:
     ap.add_argument("--no-geometric-cocked", dest="geometric_cocked", action="store_false",
                     help="cocked from the reader only (TrackerSettings.geometric_cocked off)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="a TrackerSettings field for this run, e.g. --set pair_min_score=-9")
+                    help="a field of TrackerSettings, CockedSettings or WallContact for this run, "
+                         "e.g. --set pair_min_score=-9")
+    ap.add_argument("--clips", nargs="?", const=str(THROW_CLIPS), default=None, metavar="DIR",
+                    help="also the second renderer's clips (clip_NNN.mp4 with "
+                         "clip_NNN_calibration.toml and clip_NNN_gt.json; default folder: "
+                         "../shared/data/throw-clips)")
+    ap.add_argument("--world", default=None, choices=WORLDS,
+                    help="wide: 30/60/120 fps and a camera tilt of 0-15 degrees drawn per "
+                         "throw (never tuned on; report it with its own seeds, e.g. 70000)")
     args = ap.parse_args()
     overrides = {}
-    fields = TrackerSettings.__dataclass_fields__
+    defaults = {name: getattr(obj, name) for obj in (TrackerSettings(), CockedSettings(),
+                                                     WallContact())
+                for name in obj.__dataclass_fields__ if name not in PARTS}
     for item in args.set:
         name, _, value = item.partition("=")
-        if name not in fields or not value:
-            ap.error(f"--set {item!r}: expected NAME=VALUE with NAME one of {sorted(fields)}")
-        default = getattr(TrackerSettings(), name)
+        if name not in defaults or not value:
+            ap.error(f"--set {item!r}: expected NAME=VALUE with NAME one of {sorted(defaults)}")
+        default = defaults[name]
         if isinstance(default, bool):
             overrides[name] = value.lower() in ("1", "true", "on", "yes")
         elif default is None:  # scale
@@ -231,37 +327,18 @@ def main() -> int:
           f"geometric cocked cue {'on' if args.geometric_cocked else 'off'}"
           + (f"; settings {overrides}" if overrides else ""))
     targets = {"640x480": 400, "1280x720": 150}
+    if args.clips:
+        folder = Path(args.clips)
+        print(f"\nthe second renderer's clips in {folder}:")
+        r = run_clips(folder, args.verbose, not args.no_reader, overrides)
+        report(f"clips ({folder.name})", r, None)
     for size, n in (((640, 480), args.throws), ((1280, 720), args.hd_throws)):
         if n <= 0:
             continue
         r = run(size, n, args.fps, args.seed, args.verbose, not args.no_reader,
-                args.geometric_cocked, overrides)
-        s = r["stats"]
+                args.geometric_cocked, overrides, args.world)
         name = f"{size[0]}x{size[1]}"
-        print(f"\n{name}: {s['throws']} throws, {s['dice']} dice, {r['frames']} frames "
-              f"(rendering took {r['render_s']:.0f} s, not timed)")
-        print(f"  value      {pct(s['value_ok'], s['value_n'])}   target 99.5% (flat dice at rest)")
-        print(f"  hit_wall   {pct(s['hit_ok'], s['dice'])}   target 99%")
-        print(f"  left_area  {pct(s['left_ok'], s['dice'])}   target 100%")
-        print(f"  cocked     recall {pct(s['cocked_hit'], s['cocked_n'])}   target 98%")
-        for on, what in (("wall", "the wall:     "), ("die", "the other die:")):
-            if s[f"cocked_n_{on}"]:
-                print(f"               leaning on {what} "
-                      f"{pct(s[f'cocked_hit_{on}'], s[f'cocked_n_{on}'])}")
-        print(f"             false alarms {pct(s['cocked_false'], s['flat_n'])}   target <= 1%")
-        print(f"  ruling     {pct(s['ruling_ok'], s['throws'])}   (kind as the truth calls for)")
-        print(f"  money      cocked throws paid {pct(s['cocked_paid'], s['cocked_throws'])}"
-              "   target 0")
-        print(f"             wrong payouts (any cause) {pct(s['paid_wrong'], s['throws'])}"
-              "   target 0")
-        print(f"             payable throws sent to the operator "
-              f"{pct(s['payable_to_operator'], s['payable'])}   (nuisance)")
-        if s["sim_failed"]:
-            print(f"  throws the simulator failed to make (skipped): {s['sim_failed']}")
-        if s["throws_wrong_count"]:
-            print(f"  throws not observed exactly once: {s['throws_wrong_count']}")
-        fps = r["fps"]
-        print(f"  speed      {fps:7.0f} frames/s whole pipeline, one core   target {targets[name]}")
+        report(name + (f" ({args.world})" if args.world else ""), r, targets[name])
     return 0
 
 

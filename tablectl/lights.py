@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 import threading
 from collections.abc import Mapping
 
@@ -121,6 +122,10 @@ def _default_factory():
     this process's MockFactory, made and logged once."""
     global _mock_factory
     if raspberry_pi_model() is not None or os.environ.get("GPIOZERO_PIN_FACTORY"):
+        # lgpio makes its notification pipes in the working directory unless LG_WD names
+        # another: one the user cannot write (``sudo -u tablectl`` from a home folder) makes it
+        # fail and gpiozero fall back to a lesser factory
+        os.environ.setdefault("LG_WD", tempfile.gettempdir())
         return None
     with _mock_lock:
         if _mock_factory is None:
@@ -214,6 +219,14 @@ class Lights:
                 lamp.blink(on_time=self.blink_s, off_time=self.blink_s)
         buzzer = self._devices.get("buzzer")
         if warning_on and buzzer is not None:
+            buzzer.beep(on_time=self.beep_s, off_time=self.beep_s, n=1)
+
+    def beep(self) -> None:
+        """One beep of the buzzer, if there is one (``show`` beeps by itself on a warning)."""
+        if self._closed:
+            raise RuntimeError("the lights are closed")
+        buzzer = self._devices.get("buzzer")
+        if buzzer is not None:
             buzzer.beep(on_time=self.beep_s, off_time=self.beep_s, n=1)
 
     def close(self) -> None:

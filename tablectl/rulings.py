@@ -19,10 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tablectl.game.rules import OUT_OF_BOUNDS_CHOICES as OUT_OF_BOUNDS_MODES
 from vision.observation import ThrowObservation
 
-OUT_OF_BOUNDS_MODES = ("at_rest", "any_time")
-EXPECTED_DICE = 2
+try:  # R-E1: the game's count of dice in a throw
+    from tablectl.game.rules import DICE_PER_THROW as EXPECTED_DICE
+except ImportError:  # pragma: no cover - until tablectl.game.rules names it
+    EXPECTED_DICE = 2
 # key of the await_ruling observation naming the warning due if the operator lets it count
 WARN_KEY = "warn_if_counted"
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -32,13 +33,8 @@ from typing import Any
 
 from tablectl.game import CommandError, RuleViolation
 from tablectl.journal import Journal, JournalError
+from tablectl.lights import Lights, lamp_states
 from tablectl.rulings import after_operator, rule_throw
-
-try:  # the lamp mapping is the Pi engineer's; until it lands the table shows no lamps
-    from tablectl.lights import lamp_states
-except ImportError:  # pragma: no cover - removed once tablectl.lights is on main
-    def lamp_states(view: dict) -> dict[str, str]:
-        return {}
 
 log = logging.getLogger("tablectl.table")
 
@@ -134,8 +130,7 @@ class Table:
         self._pending_throw: int | None = None  # the seq of the row awaiting the ruling
         self._alert: str | None = None
         self._image_paths: collections.OrderedDict[int, str] = collections.OrderedDict()
-        self._keep_images = keep_images
-        self._written: collections.deque[Path] = collections.deque()
+        self._pictures = Pictures(self._images, keep=keep_images)
         # the camera pipeline
         self._source = source
         self._tracker = tracker
@@ -144,8 +139,9 @@ class Table:
                 raise ValueError("a Table with a camera source needs its calibration")
             from vision.tracker import ThrowTracker
 
-            self._tracker = ThrowTracker(calibration, reader=self._reader_for(
-                journal.game.dice_pair), annotate=True)
+            self._tracker = ThrowTracker(calibration, annotate=True)
+        if self._tracker is not None and self._readers:  # the pair in use (R-E2, R-X1)
+            self._tracker.reader = self._reader_for(journal.game.dice_pair)
         self._backoff = reopen_backoff
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -178,8 +174,6 @@ class Table:
             if "lights" in overrides:
                 lights = overrides.pop("lights")
             else:
-                from tablectl.lights import Lights
-
                 lights = Lights(config.lights.pins, active_high=config.lights.active_high,
                                 pin_factory=overrides.pop("pin_factory", None))
             overrides.pop("pin_factory", None)
@@ -276,6 +270,11 @@ class Table:
                   observation: dict | None, image: Any, extra: dict) -> None:
         """Keep ``last_throw``, the pending ruling's throw and the alert up to date."""
         name = command.get("command")
+        last = self._last_throw
+        if name == "warn" and last and last["throw"] == seq - 1 and last["kind"] == "counts":
+            # the warning of the throw just made (R-I3, R-I5): it counted with a warning
+            self._last_throw = {**last, "kind": "warning", "rule": command.get("rule")}
+            return
         if name not in THROW_ROWS:
             return
         names = [e.get("event") for e in events]
@@ -302,7 +301,8 @@ class Table:
             throw["kind"] = "refused"
         elif name == "operator_ruling":
             ruled = next((e for e in events if e.get("event") == "operator_ruled"), {})
-            before = self._last_throw if self._pending_throw is not None else None
+            # the throw ruled on: the one pending, or (an override) the last one
+            before = self._last_throw
             n = self._pending_throw or (before or {}).get("throw") or seq
             throw = dict(before or {"throw": n, "dice": [],
                                     "image": _image_url(n) if self._image_of(n) else None})
@@ -329,12 +329,15 @@ class Table:
             rows = self._journal.rows(0)
         pending_seq = None
         if self._journal.game.pending_ruling is not None:
-            pending_seq = next((r.seq for r in reversed(rows)
-                                if r.command.get("command") == "await_ruling"), None)
-            if pending_seq is not None and pending_seq <= since:  # pragma: no cover
-                pending_seq = None
+            for attempt in (rows, None):
+                if attempt is None and since:  # the ruling was asked for longer ago
+                    rows = self._journal.rows(0)
+                pending_seq = next((r.seq for r in reversed(rows)
+                                    if r.command.get("command") == "await_ruling"), None)
+                if pending_seq is not None:
+                    break
         for r in rows:
-            if r.command.get("command") in THROW_ROWS or r.seq == pending_seq:
+            if r.command.get("command") in THROW_ROWS + ("warn",) or r.seq == pending_seq:
                 self._note_row(r.seq, r.command, r.events, r.extra.get("observation"),
                                r.extra.get("image"), r.extra)
             if "image" in r.extra:
@@ -417,6 +420,7 @@ class Table:
         path = self._image_of(n)
         if path is None:
             return None
+        self._pictures.wait(path)
         try:
             return Path(path).read_bytes()
         except OSError:
@@ -461,7 +465,7 @@ class Table:
         lamps to the subscribers."""
         view = self._view()
         try:
-            lamps = lamp_states(view)
+            lamps = lamp_states(view, min_players=self._rules.min_players)
         except Exception:  # a lamp mapping bug must not stop the table
             log.exception("lamp mapping failed")
             lamps = dict(self._lamps)
@@ -557,19 +561,11 @@ class Table:
     def play_observation(self, observation: Any) -> list[dict]:
         """Rule a throw the tracker saw and play it into the game (what the camera thread does
         when the dice rest): returns the events."""
-        import cv2
-
         ruling = rule_throw(observation, self._rules)
-        obs = observation.to_dict()
-        png = None
-        if observation.snapshot is not None:
-            ok, buf = cv2.imencode(".png", observation.snapshot,
-                                   [cv2.IMWRITE_PNG_COMPRESSION, 1])
-            png = buf.tobytes() if ok else None
         refusal, self._refusal = self._refusal, None
-        return self._play_throw(ruling, obs, png, refusal)
+        return self._play_throw(ruling, observation.to_dict(), observation.snapshot, refusal)
 
-    def _play_throw(self, ruling: Any, obs: dict, png: bytes | None,
+    def _play_throw(self, ruling: Any, obs: dict, snapshot: Any,
                     refusal: tuple[str, str] | None) -> list[dict]:
         with self._lock:
             self._held = None
@@ -581,26 +577,29 @@ class Table:
             extra = {"ruling": ruling.to_dict()}
             for i, cmd in enumerate(commands):
                 first = i == 0
+                image = self._pictures.path_for(self._journal.seq + 1) \
+                    if first and snapshot is not None else None
                 try:
-                    image = self._write_image(png) if first and png is not None else None
-                    events += self._submit(cmd, "camera", obs if first else None, image,
-                                           extra if first else None)
-                except RuleViolation as exc:
-                    if not first:
-                        log.warning("camera: %s refused after its throw: %s",
-                                    cmd.get("command"), exc)
-                        continue
-                    refused = self._refused((exc.rule, exc.reason), ruling)
-                    image = self._write_image(png) if png is not None else None
-                    events += self._submit(refused, "camera", obs, image, extra)
+                    try:
+                        events += self._submit(cmd, "camera", obs if first else None, image,
+                                               extra if first else None)
+                    except RuleViolation as exc:
+                        if not first:
+                            log.warning("camera: %s refused after its throw: %s",
+                                        cmd.get("command"), exc)
+                            continue
+                        refused = self._refused((exc.rule, exc.reason), ruling)
+                        events += self._submit(refused, "camera", obs, image, extra)
                 except TableFault:
                     if self._closed:
                         return events
                     # the journal takes nothing now: keep the rest of this throw, try later
                     rest = ruling if first else _Rest(commands[i:], ruling)
-                    self._held = (rest, obs if first else None, png if first else None,
+                    self._held = (rest, obs if first else None, snapshot if first else None,
                                   refusal if first else None, self._clock() + self._backoff[0])
                     return events
+                if image is not None:  # committed: the picture is written off the camera's path
+                    self._pictures.write(image, snapshot)
             return events
 
     @staticmethod
@@ -610,19 +609,6 @@ class Table:
         if ruling.dice is not None:
             cmd["dice"] = list(ruling.dice)
         return cmd
-
-    def _write_image(self, png: bytes) -> Path:
-        """The throw's picture, named after the row that will record it (the table lock is
-        held: no other command can take that seq)."""
-        path = self._images / f"throw-{self._journal.seq + 1:06d}.png"
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(png)
-        tmp.replace(path)
-        if self._keep_images is not None:
-            self._written.append(path)
-            while len(self._written) > self._keep_images:
-                self._written.popleft().unlink(missing_ok=True)
-        return path
 
     # ------------------------------------------------------------------ closing
     def close(self) -> None:
@@ -634,7 +620,8 @@ class Table:
             self._changed.notify_all()
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=3.0)
+            self._thread.join(timeout=2.0)
+        self._pictures.close()
         if self._source is not None:
             try:
                 self._source.close()
@@ -653,6 +640,76 @@ class Table:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Pictures:
+    """Writes the throws' annotated pictures (PNG) in a thread of its own, after the throw is
+    committed, so that encoding them (tens of ms) never delays a ruling.
+
+    :param folder: where they go, ``throw-NNNNNN.png`` (NNNNNN = the journal row of the throw).
+    :param keep: keep only this many of the pictures written by this process (None: all).
+    """
+
+    def __init__(self, folder: Path, keep: int | None = None) -> None:
+        self.folder = folder
+        self.keep = keep
+        self._jobs: queue.Queue = queue.Queue()
+        self._pending: dict[str, threading.Event] = {}
+        self._written: collections.deque[Path] = collections.deque()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def path_for(self, seq: int) -> Path:
+        return self.folder / f"throw-{seq:06d}.png"
+
+    def write(self, path: Path, image: Any) -> None:
+        with self._lock:
+            self._pending[str(path)] = threading.Event()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._main, name="table-pictures",
+                                                daemon=True)
+                self._thread.start()
+        self._jobs.put((path, image))
+
+    def wait(self, path: str | Path, timeout: float = 5.0) -> None:
+        """Until the picture at ``path`` is on disk (if it is being written)."""
+        with self._lock:
+            done = self._pending.get(str(path))
+        if done is not None:
+            done.wait(timeout)
+
+    def _main(self) -> None:
+        import cv2
+
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            path, image = job
+            try:
+                ok, buf = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+                if not ok:
+                    raise OSError("PNG encoding failed")
+                tmp = path.with_suffix(".tmp")
+                tmp.write_bytes(buf.tobytes())
+                tmp.replace(path)
+                if self.keep is not None:
+                    self._written.append(path)
+                    while len(self._written) > self.keep:
+                        self._written.popleft().unlink(missing_ok=True)
+            except (OSError, cv2.error) as exc:
+                log.error("cannot save the picture %s: %s", path, exc)
+            finally:
+                with self._lock:
+                    self._pending.pop(str(path)).set()
+
+    def close(self, timeout: float = 1.5) -> None:
+        """Write what is queued, then stop."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._jobs.put(None)
+            thread.join(timeout)
 
 
 class _Rest:
@@ -693,7 +750,12 @@ def dice_readers(profiles: Sequence[str]) -> list[Any]:
     readers = []
     for profile in profiles or ("",):
         if profile:
-            readers.append(DiceReader(profile=profile))
+            try:
+                readers.append(DiceReader(profile=profile))
+            except TypeError:  # a vision package without learnt profiles
+                raise TableFault(f"[dice] profile {profile!r}: this tablectl's dice reader "
+                                 "cannot load learnt profiles; write \"\" to use the general "
+                                 "reader") from None
         else:
             general = general or DiceReader()
             readers.append(general)

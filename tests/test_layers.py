@@ -248,9 +248,8 @@ def test_an_impure_game_is_found(tmp_path, line, said):
     assert problems and said in problems[0], problems
 
 
-# the one place still sharing with a benchmark directly, in the tracker engineer's part; it
-# fails the test below once it is gone (then drop it here)
-KNOWN_TEST_BENCH_IMPORTS = {("tests.vision.test_tracker", "bench.tracker")}
+# none left: every helper that tests and benchmarks share lives in tests/support/
+KNOWN_TEST_BENCH_IMPORTS: set[tuple[str, str]] = set()
 
 
 def test_tests_and_benchmarks_share_only_tests_support():

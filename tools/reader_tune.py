@@ -1,6 +1,7 @@
 """Choose the dice reader's thresholds on the TUNE part of the photos (never the held-out part).
 
-Writes ``thresholds`` into ``vision/models/dice_reader.json``:
+Writes these four of the ``thresholds`` in ``vision/models/dice_reader.json`` (the others,
+``vision.dice_tuning.ReaderTuning``, are kept):
 * ``min_confidence``: the lowest face confidence whose confident misreads on the tune photos
   and the simulator's flat dice stay within 0.4% of each (the target is <= 0.5%; a margin is
   kept because the tune part is small);
@@ -171,8 +172,8 @@ def tune(part: str = "tune", model_dir: Path = MODEL_DIR) -> dict:
     th = best[0]
     meta_path = Path(model_dir) / "dice_reader.json"
     meta = json.loads(meta_path.read_text())
-    meta["thresholds"] = th
-    # keep what else the file records (how each model was trained, the training runs)
+    meta["thresholds"].update(th)
+    # keep what else the card says of the models (the training runs are in reader_runs.json)
     meta.setdefault("detector", {}).update(
         {"file": "dice_det.onnx", "input": "BGR frame scaled so a die is ~22 px (half size for a "
          "640-wide view), (x/255 - 0.5), dims multiple of 4",

@@ -33,8 +33,8 @@ Run it with a SEPARATE venv holding torch (never the project's runtime venv)::
     cp $O/cls_v30.onnx vision/models/dice_cls_2.onnx
     cp $O/cls_v31.onnx vision/models/dice_cls_3.onnx
 
-(``--warm`` starts from /work/train-out/<out stem>.pt; the shipped runs are listed in
-vision/models/dice_reader.json.)
+(``--warm`` starts from /work/train-out/<out stem>.pt; the runs, the shipped ones among them,
+are listed in tools/reader_runs.json.)
 
 Comparing recipes when the tune part cannot tell them apart: leave a session of train photos
 out and read it as a fold (cold runs, same seed, one change at a time)::
@@ -43,7 +43,7 @@ out and read it as a fold (cold runs, same seed, one change at a time)::
         --lr 3e-3 --sim 300 --sim-seed 7 --throws 600 --set-weight nell-byler=2 --mild 0.3 \
         --ema 0.998 --out $O/cls_fold.onnx
 
-Other options tried that way (dice_reader.json has the figures): ``--arch grid-norm`` and
+Other options tried that way (tools/reader_runs.json has the figures): ``--arch grid-norm`` and
 ``--hard`` (both ship, as second opinions), ``--arch grid-slim``, ``--wide-jitter``,
 ``--recolour-contrast``, ``--crop-px 56``.
 

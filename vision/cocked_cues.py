@@ -1,10 +1,14 @@
-"""Whether a resting die is cocked, judged by geometry (``TrackerSettings.geometric_cocked``) as
-well as by the reader, once per throw on the full-resolution rest frame, from where the top
-face (the reader's centre) sits in the die's silhouette: a flat die seen by a camera tilted
-toward the back wall shows only its faces turned to the camera besides its top, so its top
-lies on the wall side of its silhouette.
+"""Whether a resting die is cocked, judged by geometry (``CockedSettings.geometric_cocked``) as
+well as by the reader, once per throw on the full-resolution rest frame. A false flag costs
+the operator a tap, a missed one a wrong payout: when in doubt, flag.
 
-- The wall cue (``leans_on_wall``): a die at the wall whose top does not (its top tipped away
+- The top-face cue (``top_face_shape``, ``foreshortened``): a die by the wall or the other
+  die whose top face is foreshortened (cos of its tilt across it) is cocked; nothing clears
+  it. It asks nothing of how a renderer or a camera draws a die beyond its geometry.
+- The wall cue (``leans_on_wall``): from where the top face (the reader's centre) sits in the
+  die's silhouette. A flat die seen by a camera tilted toward the back wall shows only its
+  faces turned to the camera besides its top, so its top lies on the wall side of its
+  silhouette; a die at the wall whose top does not (its top tipped away
   from the wall, the face that was against the wall showing) leans on the wall; the reader's
   graded belief (``cocked_share``) decides the close calls.
 - The pair cue (``pairs``): of two dice lying closer than flat dice usually do, one leans on
@@ -16,10 +20,10 @@ lies on the wall side of its silhouette.
   against the other).
 - The lean model (``vision.die_lean``, the reader's ``lean``, with ``lean_model`` on): a small
   net that sees each resting die with its surroundings, the back wall up. Where it is there,
-  the pair cue takes the die it believes leans more; it may clear what the other cues flag
-  only where it is all but sure (learnt from the simulator only): a wall-cue flag
-  (``lean_wall_min``), a flag of the reader's alone on a die it reads (``lean_clear``), and a
-  close pair only when the reader's and the silhouettes' score agrees (``pair_min_lean``,
+  the pair cue takes the die it believes leans more. It learnt from our simulator only, so it
+  never clears a flag alone: a wall-cue flag (``lean_wall_min``) or a flag of the reader's
+  alone on a die it reads (``lean_clear``) only where the top-face cue sees a square top, and
+  a close pair only when the reader's and the silhouettes' score agrees (``pair_min_lean``,
   ``pair_clear_score``).
 """
 
@@ -27,15 +31,140 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Protocol
 
+import cv2
 import numpy as np
 
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry
 
-if TYPE_CHECKING:
-    from vision.tracker import TrackerSettings
+
+class Reading(Protocol):
+    """One die as a reader read it (``vision.dice.DieReading``): what the cues use.
+
+    ``cocked_share`` (0..1, its graded belief that the die leans: the pair cue picks the
+    likelier die by it) and ``best_face`` (the likeliest face whatever its thresholds: the
+    value of a die the reader flagged that the pair cue finds flat) are optional: a reading
+    without them counts its flag as its belief and leaves such a die unread."""
+
+    value: int | None
+    center: tuple[float, float]  # the top face's centre: the wall cue and the top-face cue
+    confidence: float  # in value (of its likeliest face when value is None)
+    cocked: bool
+
+
+class LeanModel(Protocol):
+    """A learned judge of lean (``vision.die_lean.LeanJudge``): per die, its belief 0..1."""
+
+    def beliefs(self, frame: np.ndarray, centers: list, die_px: float,
+                toward_wall: tuple[float, float]) -> list[float]:
+        ...
+
+
+class Reader(Protocol):
+    """What the tracker needs of a dice reader (``vision.dice.DiceReader``): one ``Reading``
+    per box, read once per throw on the rest frame. Optional, looked up when there: ``lean``
+    (a ``LeanModel``: the pair cue asks it; it never clears a flag alone) and
+    ``min_confidence`` (the bar a value must pass: with ``best_face`` it lets the pair cue read
+    the flat partner of a leaning die)."""
+
+    def read_at(
+        self, frame_bgr: np.ndarray, boxes: list, die_px: float | None = None
+    ) -> list[Reading]:
+        ...
+
+
+@dataclass
+class CockedSettings:
+    """How resting dice are judged cocked (figures and how these were chosen: docs/replay.md).
+
+    :param geometric_cocked: judge by geometry as well as by the reader: the top-face cue,
+        the wall cue and the pair cue. Off: the reader's flag alone.
+    :param face_near_wall: the top-face cue looks at dice whose silhouette's centre lies
+        within this many die edges of the wall line (a die leaning on the wall has its centre
+        0.6-0.7 edges out, more as the camera sees it)...
+    :param face_near_die: ...or within this of the other die's (leaning on it): a die comes to
+        rest tilted only against something.
+    :param face_square: ...and flags one whose top face (``top_face_shape``) is narrower than
+        this across than along: cos(t) for a die tilted by t, the face's blurred edges making
+        it narrower still.
+    :param face_narrow: ...and narrower than this (die edges: a flat die's top is ``die_px``
+        wide, give or take the perspective's ~10% over the table).
+    :param face_min: a region of the top's colour shorter than this (die edges: a tilted top
+        keeps its untilted edge whole) is not a whole face (the cue then cannot tell)...
+    :param face_max: ...nor one longer (merged with the felt, the other die, a second face of
+        the same shade)...
+    :param face_narrowest: ...nor one narrower than this: a die leaning 45 degrees, the
+        steepest one rests at, shows its top cos(45) = 0.71 wide; narrower is a piece of a
+        face (a glare, a shade across it).
+    :param wall_lean: the wall cue without a reader: a silhouette closer than this (die edges)
+        to the wall line than a flat die's can be.
+    :param wall_near: with a reader, the wall cue looks at dice whose silhouette's centre lies
+        within this many die edges of the wall line...
+    :param wall_top_shift: ...and flags one whose top face (the reader's centre) is not at
+        least this many die edges nearer the wall than its silhouette's centre, once
+        ``wall_share_weight`` times the reader's ``cocked_share`` is added to that shift and
+        ``wall_distance_weight`` times the silhouette's distance to the wall taken off.
+    :param wall_share_weight: see ``wall_top_shift``.
+    :param wall_distance_weight: see ``wall_top_shift``.
+    :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
+        is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
+    :param pair_perspective: a flat die's silhouette's centroid lies this many die edges past
+        its top face away from the wall (its front faces, seen by a camera tilted toward the
+        wall); taken off the pair cue's reach (``pair_reach``).
+    :param pair_reach_weight: the leaning die of a pair is the one with the higher score
+        ``cocked_share - pair_conf_weight * confidence + pair_reach_weight * reach``.
+    :param pair_conf_weight: see ``pair_reach_weight``.
+    :param pair_min_score: a close pair whose likelier die scores no more than this is taken
+        for two flat dice lying close. Off (-inf): a cocked throw must never be paid.
+    :param pair_keep_share: the other die of such a pair is cocked as well only if the wall
+        cue says so or the reader's ``cocked_share`` is at least this.
+    :param lean_model: with a reader that has the lean model (``DiceReader.lean``,
+        ``vision.die_lean``: a small net trained on our simulator's rest frames only), the
+        pair cue asks it which die of a close pair leans. It never clears a flag alone: it
+        clears a wall-cue flag or a flag of the reader's alone only where the top-face cue
+        sees a square top as well, and a close pair only where the reader and the silhouettes
+        see no lean either. Off: the other cues alone.
+    :param pair_min_lean: a close pair neither of whose dice the lean model believes leans
+        more than this, and whose ``lean_scores`` are no more than ``pair_clear_score``, is
+        taken for two flat dice lying close.
+    :param pair_clear_score: see ``pair_min_lean``.
+    :param lean_wall_min: the lean model's belief below which, with a square top face, a
+        wall-cue flag is cleared.
+    :param lean_clear: a die only the reader flags, which the lean model believes leans no
+        more than this and whose top face is square, is read after all (its ``best_face``) if
+        the reader's confidence in that face reaches its ``min_confidence`` and its
+        ``cocked_share`` is below ``lean_clear_share``.
+    :param lean_clear_share: see ``lean_clear``.
+    """
+
+    geometric_cocked: bool = True
+    face_near_wall: float = 1.3
+    face_near_die: float = 1.8
+    face_square: float = 0.84
+    face_narrow: float = 0.85
+    face_min: float = 0.85
+    face_narrowest: float = 0.64
+    face_max: float = 1.3
+    wall_lean: float = 0.42
+    wall_near: float = 0.55
+    wall_top_shift: float = 0.18
+    wall_share_weight: float = 0.0
+    wall_distance_weight: float = 0.2
+    pair_lean: float = 1.5
+    pair_perspective: float = 0.18
+    pair_reach_weight: float = 3.0
+    pair_conf_weight: float = 2.0
+    pair_keep_share: float = 0.98
+    pair_min_score: float = -math.inf
+    lean_model: bool = True
+    pair_min_lean: float = 0.1
+    lean_wall_min: float = 0.02
+    pair_clear_score: float = -1.5
+    lean_clear: float = 0.02
+    lean_clear_share: float = 0.9
 
 
 def cocked_share(reading) -> float:
@@ -49,7 +178,74 @@ def cocked_share(reading) -> float:
     return float(share)
 
 
-def leans_on_wall(geometry: TableGeometry, settings: TrackerSettings, box, reading) -> bool:
+def top_face_shape(frame: np.ndarray, top, die: float, colour_tol: float = 16.0):
+    """The top face as the camera sees it: ``(long, short)`` sides (die edges) of the region
+    around the reader's top-face centre ``top`` that has the top's colour, pips closed; None
+    where no face region is found.
+
+    A flat die's top face is a square of about ``die_px`` (a side face, turned away from the
+    lamp or from the camera, shades differently); a die resting tilted by t shows its top
+    foreshortened to cos(t) across the tilt, its second face beside it. Lightness counts a
+    quarter as much as colour (a face in its own shadow is still the die's colour).
+    """
+    h, w = frame.shape[:2]
+    x, y = int(round(top[0])), int(round(top[1]))
+    r = int(die * 1.2) + 2
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + r + 1), min(h, y + r + 1)
+    c = max(1, int(0.2 * die))
+    if not (x0 + c <= x < x1 - c and y0 + c <= y < y1 - c):
+        return None
+    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = np.median(lab[y - y0 - c : y - y0 + c, x - x0 - c : x - x0 + c].reshape(-1, 3), axis=0)
+    dist = (0.25 * (lab[..., 0] - ref[0]) ** 2 + (lab[..., 1] - ref[1]) ** 2
+            + (lab[..., 2] - ref[2]) ** 2)
+    mask = (dist < colour_tol * colour_tol).astype(np.uint8) * 255
+    k = max(3, int(0.2 * die) | 1)  # closes the pips
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, lab_m, _, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    part = lab_m[y - y0, x - x0]
+    if n < 2 or part == 0:
+        return None
+    ys, xs = np.nonzero(lab_m == part)
+    if len(xs) < 5:
+        return None
+    (_, _), (bw, bh), _ = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+    return max(bw, bh) / die, min(bw, bh) / die
+
+
+def top_faces(
+    geometry: TableGeometry, settings: CockedSettings, frame: np.ndarray, boxes: list,
+    readings: list,
+) -> list[bool | None]:
+    """``foreshortened`` for each resting die (at the reader's top-face centre, else the
+    box's centre); all None with ``geometric_cocked`` off."""
+    out: list[bool | None] = []
+    for i, box in enumerate(boxes):
+        if not settings.geometric_cocked:
+            out.append(None)
+            continue
+        rd = readings[i] if i < len(readings) else None
+        top = getattr(rd, "center", None)
+        top = (float(top[0]), float(top[1])) if top is not None else box[0]
+        out.append(foreshortened(top_face_shape(frame, top, geometry.die), settings))
+    return out
+
+
+def foreshortened(shape, settings: CockedSettings) -> bool | None:
+    """Whether a top face (``top_face_shape``) is foreshortened: True (tilted), False (square:
+    it lies flat), None (no whole face seen: the cue cannot tell)."""
+    if shape is None:
+        return None
+    long, short = shape
+    if not settings.face_min <= long <= settings.face_max or short < settings.face_narrowest:
+        return None  # a piece of the face, or the face merged with the felt or the other die
+    # narrow for its length and for a die there: a flat die's side face of the top's shade
+    # lengthens the region, it does not narrow it
+    return short / long < settings.face_square and short < settings.face_narrow
+
+
+def leans_on_wall(geometry: TableGeometry, settings: CockedSettings, box, reading) -> bool:
     """The wall cue: whether a resting die (its rotated box on the rest frame, its reading or
     None) leans on the back wall.
 
@@ -83,7 +279,7 @@ def leans_on_wall(geometry: TableGeometry, settings: TrackerSettings, box, readi
 
 
 def pair_reach(
-    silhouettes: RestSilhouettes, settings: TrackerSettings, frame: np.ndarray, top_a, top_b
+    silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray, top_a, top_b
 ) -> tuple[float, float]:
     """For two dice lying close, top faces centred at ``top_a`` and ``top_b``: how far (die
     edges) each die's silhouette reaches past its top face toward the other, beyond what a
@@ -133,7 +329,7 @@ def pair_reach(
 
 
 def lean_scores(
-    silhouettes: RestSilhouettes, settings: TrackerSettings, frame: np.ndarray, rd, rj
+    silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray, rd, rj
 ) -> tuple[float, float]:
     """How much each die of a close pair (readings rd, rj) looks like the one leaning on the
     other: the reader's belief that it leans (``cocked_share``), less ``pair_conf_weight``
@@ -150,7 +346,7 @@ def lean_scores(
 
 def pairs(
     silhouettes: RestSilhouettes,
-    settings: TrackerSettings,
+    settings: CockedSettings,
     frame: np.ndarray,
     boxes: list,
     readings: list,
@@ -205,7 +401,7 @@ def pairs(
 
 
 def lean_beliefs(
-    geometry: TableGeometry, settings: TrackerSettings, reader, frame: np.ndarray, boxes: list,
+    geometry: TableGeometry, settings: CockedSettings, reader, frame: np.ndarray, boxes: list,
     readings: list,
 ) -> list[float] | None:
     """The lean model's belief that each resting die leans (one per box, at the reader's top
@@ -237,7 +433,7 @@ def flat_value(reading, reader) -> int | None:
 
 def judge_cocked(
     silhouettes: RestSilhouettes,
-    settings: TrackerSettings,
+    settings: CockedSettings,
     reader,
     frame: np.ndarray,
     boxes: list,
@@ -252,15 +448,34 @@ def judge_cocked(
     says which leans, over the reader's flag (it judges each die alone and often flags the
     flat partner too) unless the reader is all but sure (``pair_keep_share``)."""
     geometry = silhouettes.geometry
+    die = geometry.die
     walls = [
         leans_on_wall(geometry, settings, boxes[i], readings[i] if i < len(readings) else None)
         for i in range(len(boxes))
     ]
+    tilted = top_faces(geometry, settings, frame, boxes, readings)
     beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
     if beliefs is not None:
         # a flat die by the wall, seen nearly from above, can pass the wall cue: the lean
-        # model, which sees the face that was against the wall, must agree
-        walls = [w and b >= settings.lean_wall_min for w, b in zip(walls, beliefs, strict=True)]
+        # model, which sees the face that was against the wall, may clear it, but only where
+        # the top face is seen square as well (the model learnt from our simulator alone)
+        walls = [
+            w and not (b < settings.lean_wall_min and t is False)
+            for w, b, t in zip(walls, beliefs, tilted, strict=True)
+        ]
+    # the top-face cue: a die by the wall or the other die whose top is foreshortened
+    near = [
+        geometry.wall_distance(*boxes[i][0])[0] <= settings.face_near_wall * die
+        or any(
+            math.dist(boxes[i][0], boxes[j][0]) <= settings.face_near_die * die
+            for j in range(len(boxes))
+            if j != i
+        )
+        for i in range(len(boxes))
+    ]
+    face_flags = [
+        settings.geometric_cocked and n and t is True for n, t in zip(near, tilted, strict=True)
+    ]
     paired = (
         pairs(silhouettes, settings, frame, boxes, readings, walls, beliefs)
         if settings.geometric_cocked
@@ -292,6 +507,7 @@ def judge_cocked(
                 and not geo
                 and beliefs is not None
                 and beliefs[i] <= settings.lean_clear
+                and tilted[i] is False
                 and cocked_share(rd) < settings.lean_clear_share
                 and (face := flat_value(rd, reader)) is not None
             ):
@@ -300,5 +516,5 @@ def judge_cocked(
                 # its face to read it: it is read
                 values[i] = face
                 flag = False
-        cocked.append(bool(flag))
+        cocked.append(bool(flag or face_flags[i]))
     return values, cocked

@@ -12,7 +12,8 @@ Small nets, shipped as ONNX in ``vision/models`` and run with ``cv2.dnn`` only:
   is also read by two more classifiers trained apart (the second opinions), and the three
   averaged.
 
-The thresholds live in ``vision/models/dice_reader.json`` beside the models.
+The thresholds live in ``vision/models/dice_reader.json`` beside the models
+(``vision.dice_tuning.ReaderTuning``); docs/reader.md says how each was chosen.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import cv2
 import numpy as np
 
 from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angles
+from vision.dice_profile import DiceProfile, ProfileError
+from vision.dice_tuning import ReaderTuning
 from vision.die_lean import LeanJudge, LeanModelError
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -111,6 +114,24 @@ def _probabilities(net, blob: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
+@dataclass
+class _Find:
+    """A die candidate as it passes through ``find``: where the detector put it, how hot, and
+    what the classifier made of the crop there."""
+
+    cx: float
+    cy: float
+    size: float  # the die's edge, pixels
+    heat: float  # the detector's belief there is a die centred here (0..1)
+    angle: float = 0.0  # the crop's turn, degrees
+    p: np.ndarray | None = None  # class probabilities [8]
+    rescued: bool = False  # moved by the rescue (``_rescue``)
+
+    @property
+    def at(self) -> tuple[float, float, float]:
+        return (self.cx, self.cy, self.size)
+
+
 class DiceReader:
     """Finds and reads dice; loads the shipped models once.
 
@@ -118,13 +139,27 @@ class DiceReader:
         and (optional) the lean model ``dice_lean.onnx`` (``self.lean``, for the tracker).
     :param min_confidence: a face below this softmax confidence is not read (value None);
         default: the threshold tuned on the tuning photos.
+    :param profile: a learnt profile of the pair on the table (``vision.dice_profile``, a
+        ``.npz`` from ``tablectl dice learn``), or None for the general reader alone.
+
+    ``self.tuning`` (``vision.dice_tuning.ReaderTuning``) holds every threshold, from the
+    model card's ``thresholds``.
     """
 
-    def __init__(self, model_dir: str | Path | None = None, min_confidence: float | None = None):
+    def __init__(self, model_dir: str | Path | None = None, min_confidence: float | None = None,
+                 *, profile: str | Path | DiceProfile | None = None):
         d = Path(model_dir) if model_dir is not None else MODEL_DIR
+        try:
+            self.profile: DiceProfile | None = (
+                profile if isinstance(profile, DiceProfile) or profile is None
+                else DiceProfile.load(profile))
+        except ProfileError as exc:
+            raise ReaderError(str(exc)) from None
         meta_path = d / "dice_reader.json"
         try:
             self.meta = json.loads(meta_path.read_text())
+            self.tuning = ReaderTuning.from_card(self.meta["thresholds"],
+                                                 min_confidence=min_confidence)
             cls_card = self.meta.get("classifier", {})
             names = ["dice_det.onnx", cls_card.get("file", "dice_cls.onnx"),
                      *cls_card.get("second_opinions", [])]
@@ -137,7 +172,12 @@ class DiceReader:
             # further classifiers, trained apart, asked only about a crop the first is unsure
             # of; their probabilities are averaged with its own
             self._second: list = [_load_net(d / n) for n in names[2:]]
-        except (OSError, ValueError, cv2.error) as exc:
+            # the first classifier's last map before its linear layer: a profile's pictures
+            self._feature_layer = cls_card.get("features_layer") or next(
+                (n for n in reversed(self._cls.getLayerNames()) if "Flatten" in n), None)
+            self._head_layer = next(
+                (n for n in reversed(self._cls.getLayerNames()) if "Gemm" in n), None)
+        except (OSError, ValueError, KeyError, cv2.error) as exc:
             why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ReaderError(
                 f"cannot load the dice reader's models from {d}: {why}; "
@@ -151,18 +191,9 @@ class DiceReader:
                 self.lean = LeanJudge(d / "dice_lean.onnx")
             except LeanModelError as exc:
                 raise ReaderError(str(exc)) from None
-        t = self.meta["thresholds"]
-        self.min_confidence = float(min_confidence if min_confidence is not None
-                                    else t["min_confidence"])
-        self.cocked_threshold = float(t["cocked"])
-        self.background_threshold = float(t["background"])
-        self.heat_threshold = float(t["heat"])
-        # crops classified per die (1, 2 or 4 quarter-turned views, averaged)
-        self.views = int(t.get("views", 1))
         # the classifier's crop: pixels, and its side in die edges (as it was trained)
-        cls = self.meta.get("classifier", {})
-        self.crop_px = int(cls.get("crop_px", CROP_PX))
-        self.crop_scale = float(cls.get("crop_scale", CROP_SCALE))
+        self.crop_px = int(cls_card.get("crop_px", CROP_PX))
+        self.crop_scale = float(cls_card.get("crop_scale", CROP_SCALE))
         try:  # a crop size the classifier was not made for fails here, not on the first throw
             self._softmax([np.zeros((self.crop_px, self.crop_px, 3), np.uint8)])
         except cv2.error:
@@ -172,12 +203,26 @@ class DiceReader:
                 "trained on (tools/train_reader.py --crop-px)"
             ) from None
 
+    # the thresholds callers read (the tracker's ``min_confidence``) or set (the tuning tools)
+    min_confidence = property(lambda self: self.tuning.min_confidence,
+                              lambda self, v: self._tune(min_confidence=float(v)))
+    cocked_threshold = property(lambda self: self.tuning.cocked,
+                                lambda self, v: self._tune(cocked=float(v)))
+    background_threshold = property(lambda self: self.tuning.background,
+                                    lambda self, v: self._tune(background=float(v)))
+    heat_threshold = property(lambda self: self.tuning.heat,
+                              lambda self, v: self._tune(heat=float(v)))
+    views = property(lambda self: self.tuning.views, lambda self, v: self._tune(views=int(v)))
+
+    def _tune(self, **changes) -> None:
+        self.tuning = replace(self.tuning, **changes)
+
     # ------------------------------------------------------------------ detector
 
-    def _detect(self, frame: np.ndarray, scale: float,
-                min_heat: float = 0.0) -> list[tuple[float, float, float, float]]:
-        """Die candidates (cx, cy, die_px, heat) in frame pixels, strongest first; only those at
-        least ``min_heat`` (and the model card's heat threshold) hot."""
+    def _detect(self, frame: np.ndarray, scale: float, min_heat: float = 0.0) -> list[_Find]:
+        """Die candidates in frame pixels, strongest first; only those at least ``min_heat``
+        (and the tuning's ``heat``) hot."""
+        t = self.tuning
         h, w = frame.shape[:2]
         dw = max(DET_STRIDE * 2, int(round(w * scale / DET_STRIDE)) * DET_STRIDE)
         dh = max(DET_STRIDE * 2, int(round(h * scale / DET_STRIDE)) * DET_STRIDE)
@@ -192,23 +237,74 @@ class DiceReader:
         self._det.setInput(blob)
         out = self._det.forward()[0]
         logit = out[0]
-        floor = max(self.heat_threshold, min_heat)
+        floor = max(t.heat, min_heat)
         thr_logit = math.log(floor / (1 - floor))
         peaks = (logit >= cv2.dilate(logit, np.ones((3, 3), np.uint8))) & (logit > thr_logit)
         ys, xs = np.nonzero(peaks)
         order = np.argsort(-logit[ys, xs])
-        cands: list[tuple[float, float, float, float]] = []
+        finds: list[_Find] = []
         for k in order:
             i, j = int(ys[k]), int(xs[k])
             u, v = j + float(out[1, i, j]), i + float(out[2, i, j])
             size = math.exp(float(out[3, i, j])) * DET_STRIDE / math.sqrt(sx * sy)
             cx, cy = u * DET_STRIDE / sx, v * DET_STRIDE / sy
             # one die can light two neighbouring cells: keep the stronger
-            if any(math.hypot(cx - a, cy - b) < 0.45 * max(size, s) for a, b, s, _ in cands):
+            if any(math.hypot(cx - f.cx, cy - f.cy) < t.same_find * max(size, f.size)
+                   for f in finds):
                 continue
             heat = 1.0 / (1.0 + math.exp(-float(logit[i, j])))
-            cands.append((cx, cy, size, heat))
-        return cands
+            finds.append(_Find(cx, cy, size, heat))
+        return finds
+
+    def _refine(self, frame: np.ndarray, dice: list[tuple[float, float, float]],
+                size_known: bool = False):
+        """Each given die (cx, cy, size) moved to the detector's centre and size of the die
+        nearest it (looked for in a patch around it; all patches in one batch)."""
+        t = self.tuning
+        p = t.refine_px
+        patches, scales, origins = [], [], []
+        h, w = frame.shape[:2]
+        for cx, cy, size in dice:
+            k = min(1.0, DET_DIE_PX / size)
+            half = int(math.ceil(p / k / 2))
+            x0, y0 = int(round(cx)) - half, int(round(cy)) - half
+            x1, y1 = x0 + 2 * half, y0 + 2 * half
+            roi = frame[max(0, y0) : max(0, min(h, y1)), max(0, x0) : max(0, min(w, x1))]
+            if roi.size == 0:
+                roi = np.zeros((2 * half, 2 * half, 3), np.uint8)
+            else:
+                roi = cv2.copyMakeBorder(roi, max(0, -y0), max(0, y1 - h), max(0, -x0),
+                                         max(0, x1 - w), cv2.BORDER_REPLICATE)
+            patches.append(cv2.resize(roi, (p, p), interpolation=cv2.INTER_AREA))
+            scales.append(p / (2 * half))
+            origins.append((x0, y0))
+        blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
+        self._det.setInput(blob)
+        out = self._det.forward()
+        g = p // DET_STRIDE
+        yy, xx = np.mgrid[0:g, 0:g]
+        refined = []
+        thr_logit = math.log(t.heat / (1 - t.heat))
+        lo, hi = t.refine_sizes
+        for (cx, cy, size), o, k, (x0, y0) in zip(dice, out, scales, origins, strict=True):
+            # cells near the given centre (the patch centre)
+            r = t.refine_reach * size * k / DET_STRIDE
+            near = (xx + 0.5 - g / 2) ** 2 + (yy + 0.5 - g / 2) ** 2 <= r * r
+            if size_known:
+                # a detection much larger or smaller than the calibrated die is not one die
+                # (two dice lying close seen as one, a pip seen as a die)
+                sizes = np.exp(o[3]) * DET_STRIDE / k
+                near &= (sizes > t.size_band[0] * size) & (sizes < t.size_band[1] * size)
+            logit = np.where(near, o[0], -np.inf)
+            i, j = np.unravel_index(int(np.argmax(logit)), logit.shape)
+            if not logit[i, j] > thr_logit:
+                refined.append((cx, cy, size))
+                continue
+            ux = (j + float(o[1, i, j])) * DET_STRIDE / k + x0
+            uy = (i + float(o[2, i, j])) * DET_STRIDE / k + y0
+            s = math.exp(float(o[3, i, j])) * DET_STRIDE / k
+            refined.append((ux, uy, s if lo * size < s < hi * size else size))
+        return refined
 
     # ------------------------------------------------------------------ classifier
 
@@ -218,16 +314,17 @@ class DiceReader:
         crops = [crop_die(frame, (cx, cy), size, a, self.crop_px, self.crop_scale)
                  for (cx, cy, size), a in zip(dice, angles, strict=True)]
         p = self._softmax(crops)
-        if self.views > 1:
+        views = self.tuning.views
+        if views > 1:
             # borderline dice only: the same crop turned by quarter turns, averaged (steadies a
             # borderline read; a clear one would not change, and this saves the time)
             top = p.max(axis=1)
-            unsure = np.nonzero(top < _SURE)[0]
+            unsure = np.nonzero(top < self.tuning.sure)[0]
             if len(unsure):
-                turns = range(4 // self.views, 4, 4 // self.views)
+                turns = range(4 // views, 4, 4 // views)
                 more = [np.ascontiguousarray(np.rot90(crops[i], k)) for i in unsure for k in turns]
-                q = self._softmax(more).reshape(len(unsure), self.views - 1, -1)
-                p[unsure] = (p[unsure] + q.sum(axis=1)) / self.views
+                q = self._softmax(more).reshape(len(unsure), views - 1, -1)
+                p[unsure] = (p[unsure] + q.sum(axis=1)) / views
         return angles, p
 
     def _crops_blob(self, crops: list[np.ndarray]) -> np.ndarray:
@@ -236,15 +333,15 @@ class DiceReader:
                                       mean=(127.5, 127.5, 127.5))
 
     def _softmax(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Class probabilities per crop. A crop the first classifier reads below ``_ASK_BELOW``
-        (and does not call no die at ``_NO_DIE``) is also read by the second opinions: the
-        probabilities are averaged, and "cocked" is the largest of them. Nets trained apart err
-        apart (on folds of dice left out of training, three nets read 457 of 540 dice with 2
-        misread where one read 451 with 3), and a sure crop, most of them, costs one net."""
+        """Class probabilities per crop. A crop the first classifier reads below the tuning's
+        ``ask_below`` (and does not call no die at ``no_die``) is also read by the second
+        opinions: the probabilities are averaged, and "cocked" is the largest of them. Nets
+        trained apart err apart, and a sure crop, most of them, costs one net."""
         blob = self._crops_blob(crops)
         p = _probabilities(self._cls, blob)
         if self._second:
-            unsure = np.nonzero((p.max(axis=1) < _ASK_BELOW) & (p[:, BACKGROUND] < _NO_DIE))[0]
+            t = self.tuning
+            unsure = np.nonzero((p.max(axis=1) < t.ask_below) & (p[:, BACKGROUND] < t.no_die))[0]
             if len(unsure):
                 some = blob[unsure]
                 total = p[unsure].copy()
@@ -259,6 +356,7 @@ class DiceReader:
         return p
 
     def _reading(self, cx, cy, size, angle, p) -> DieReading:
+        t = self.tuning
         die_p = max(1e-9, 1.0 - float(p[BACKGROUND]))
         # two separate questions: which face is up (among the six faces only), and is the die
         # lying flat at all (the cocked share of "a die")
@@ -266,45 +364,83 @@ class DiceReader:
         best = int(np.argmax(faces))
         confidence = float(min(1.0, faces[best]))
         share = min(1.0, float(p[COCKED]) / die_p)
-        cocked = share >= self.cocked_threshold
-        value = best + 1 if (confidence >= self.min_confidence and not cocked) else None
+        cocked = share >= t.cocked
+        value = best + 1 if (confidence >= t.min_confidence and not cocked) else None
         box = ((float(cx), float(cy)), (float(size), float(size)), float(angle))
         return DieReading(value, (float(cx), float(cy)), box, confidence, bool(cocked), share,
                           best + 1)
 
-    # ------------------------------------------------------------------ public
+    def _unsure(self, r: DieReading) -> bool:
+        """A reading looked at again: not flagged, and without a value or below ``sure``."""
+        return not r.cocked and not (r.value is not None and r.confidence >= self.tuning.sure)
+
+    # ------------------------------------------------------------------ find's stages
 
     def find(self, frame_bgr: np.ndarray, die_px: float | None = None) -> list[DieReading]:
         """Every die in the frame, read; [] when there is none.
 
         :param die_px: a die's edge in pixels if known (calibration); else a 640-pixel-wide
             view of a table is assumed and the frame is looked at half size.
+
+        The stages, in order: the detector's finds (``_detect``), each read (``_classify``); a
+        strong find read as no die cut again where the detector, looking closer, puts it
+        (``_rescue``); one reading per die (``_one_per_die``, the twin rule); a die read
+        unsurely read again a little larger and where the detector, looking closer, puts it
+        (``_second_look``), then a little smaller (``_last_look``); the pair's profile
+        (``_by_profile``).
         """
         frame = _as_bgr(frame_bgr)
         h, w = frame.shape[:2]
         scale = DET_DIE_PX / die_px if die_px else 320.0 / max(h, w)
-        # a weak find is left unread: of 687 below _READ_HEAT on the train and tune photos, the
-        # classifier called none a die (of 265 between it and 0.3, 3); each read costs 0.25 ms
-        cands = self._detect(frame, min(1.0, scale), _READ_HEAT)
-        if not cands:
+        finds = self._detect(frame, min(1.0, scale), self.tuning.read_heat)
+        if not finds:
             return []
-        angles, probs = self._classify(frame, [(c[0], c[1], c[2]) for c in cands])
-        cands, angles, probs, rescued = self._rescue(frame, cands, list(angles), probs)
+        self._read_finds(frame, finds)
+        self._rescue(frame, finds)
+        readings = self._one_per_die(frame, finds)
+        seen = [(r.center[0], r.center[1], r.box[1][0]) for r in readings]
+        readings = self._second_look(frame, readings, seen)
+        readings = self._last_look(frame, readings, seen)
+        return self._by_profile(frame, readings)
+
+    def _read_finds(self, frame: np.ndarray, finds: list[_Find]) -> None:
+        """Each find's crop classified (its angle and probabilities set)."""
+        angles, probs = self._classify(frame, [f.at for f in finds])
+        for f, a, p in zip(finds, angles, probs, strict=True):
+            f.angle, f.p = a, p
+
+    def _rescue(self, frame: np.ndarray, finds: list[_Find]) -> None:
+        """A strong find the classifier calls no die (but not all but surely) is cut again where
+        the detector, looking closer, puts it (a dark die's size is often seen a third too
+        small, and a crop too small shows no whole face); kept there if the classifier then
+        sees a die."""
+        t = self.tuning
+        lost = [f for f in finds
+                if t.background <= f.p[BACKGROUND] < t.rescue_doubt and f.heat >= t.rescue_heat]
+        if not lost:
+            return
+        moved = self._refine(frame, [f.at for f in lost])
+        angles, probs = self._classify(frame, moved)
+        for f, (cx, cy, size), a, p in zip(lost, moved, angles, probs, strict=True):
+            if p[BACKGROUND] < t.background:
+                f.cx, f.cy, f.size, f.angle, f.p, f.rescued = cx, cy, size, a, p, True
+
+    def _one_per_die(self, frame: np.ndarray, finds: list[_Find]) -> list[DieReading]:
+        """A reading per die: finds the classifier calls no die dropped; a find closer to a die
+        already read (finds come strongest first) than two flat dice can lie is that die's
+        second face, so that die leans: it is flagged, never read. Unless both are read as faces
+        and their bodies differ in hue (``_two_bodies``: two dice touching). A rescued find that
+        lands on a die already read is dropped."""
+        t = self.tuning
         out: list[DieReading] = []
-        for n, ((cx, cy, size, _), a, p) in enumerate(zip(cands, angles, probs, strict=True)):
-            if p[BACKGROUND] >= self.background_threshold:
+        for f in finds:
+            if f.p[BACKGROUND] >= t.background:
                 continue  # the classifier, looking closer, sees no die there
-            r = self._reading(cx, cy, size, a, p)
-            # A cocked die shows two faces and can be found twice: one die, one reading
-            # (candidates come strongest first). Touching flat dice lie a die's edge apart or
-            # more; two finds much closer than that are the two faces of one leaning die, so
-            # that die is flagged (never read) even when neither face looked cocked alone.
-            close = [i for i, k in enumerate(out) if _one_die(r, k)]
-            if close and n in rescued:
+            r = self._reading(f.cx, f.cy, f.size, f.angle, f.p)
+            close = [i for i, k in enumerate(out) if _one_die(r, k, t)]
+            if close and f.rescued:
                 continue  # moved onto a die already found
-            # ... unless the two are of different colours, each read as a face: two dice
-            # touching (a small die against a large one; fixtures/stills/two_colours_touching)
-            twin = next((i for i in close if not _two_bodies(frame, out[i], r)), None)
+            twin = next((i for i in close if not _two_bodies(frame, out[i], r, t)), None)
             if twin is not None:
                 k = out[twin]
                 if not k.cocked:
@@ -312,50 +448,57 @@ class DiceReader:
                                         cocked_share=max(k.cocked_share, r.cocked_share))
                 continue
             out.append(r)
-        # unsure as the whole-frame detector saw it (a small die's centre and size are coarse
-        # at its scale): a little smaller and larger, and where the detector puts it looking
-        # closer (tune photos: nell-byler read 162 -> 168 of 174 dice, matteop65 83 -> 84 of
-        # 84, misreads unchanged). A closer look that lands nearer another die found is that
-        # die's, not this one's: a small die beside a large one was read as the large one
-        # twice (this and the colour test above: nell-byler train+tune read 1139 -> 1141 of
-        # 1152, misreads 4 either way; simulator stills and the folds unchanged)
-        seen = [(r.center[0], r.center[1], r.box[1][0]) for r in out]
-        unsure = [i for i, r in enumerate(out) if _unsure(r)]
-        closer = (dict(zip(unsure, self._refine(frame, [seen[i] for i in unsure]), strict=True))
-                  if unsure else {})
-        out = self._look_again(
-            frame, out,
-            lambda i: [(seen[i][0], seen[i][1], seen[i][2] * k) for k in _SIZES_AGAIN]
-            + ([closer[i]] if _nearest(closer[i], seen) == i else []),
-        )
-        # a die still unsure after that: a little smaller too (read only then, it changed no
-        # reading on the train and tune photos nor on the folds, and saves ~0.8 ms a photo)
-        return self._look_again(
-            frame, out,
-            lambda i: [(seen[i][0], seen[i][1], seen[i][2] * k) for k in _SIZES_LAST],
-        )
+        return out
 
-    def _rescue(self, frame, cands, angles, probs):
-        """A strong find the classifier calls no die is cut again where the detector, looking
-        closer, puts it (a dark die's size is often seen a third too small, and a crop too
-        small shows no whole face)."""
-        lost = [i for i, (c, p) in enumerate(zip(cands, probs, strict=True))
-                if self.background_threshold <= p[BACKGROUND] < _RESCUE_DOUBT
-                and c[3] >= _RESCUE_HEAT]
-        if not lost:
-            return cands, angles, probs, set()
-        moved = self._refine(frame, [cands[i][:3] for i in lost])
-        a2, p2 = self._classify(frame, moved)
-        cands = list(cands)
-        probs = probs.copy()
-        rescued = set()
-        for i, d, a, p in zip(lost, moved, a2, p2, strict=True):
-            if p[BACKGROUND] < self.background_threshold:
-                cands[i] = (*d, cands[i][3])
-                angles[i] = a
-                probs[i] = p
-                rescued.add(i)
-        return cands, angles, probs, rescued
+    def _second_look(self, frame: np.ndarray, readings: list[DieReading],
+                     seen: list[tuple[float, float, float]]) -> list[DieReading]:
+        """A die read unsurely, as the whole-frame detector saw it (a small die's centre and
+        size are coarse at its scale), read again a little larger and where the detector,
+        looking closer, puts it; a closer look that lands nearer another die is that die's, not
+        this one's."""
+        unsure = [i for i, r in enumerate(readings) if self._unsure(r)]
+        if not unsure:
+            return readings
+        closer = self._refine(frame, [seen[i] for i in unsure])
+        alternatives = {
+            i: [_resized(seen[i], k) for k in self.tuning.sizes_again]
+            + ([near] if _nearest(near, seen) == i else [])
+            for i, near in zip(unsure, closer, strict=True)
+        }
+        return self._look_again(frame, readings, alternatives)
+
+    def _last_look(self, frame: np.ndarray, readings: list[DieReading],
+                   seen: list[tuple[float, float, float]]) -> list[DieReading]:
+        """A die still unsure after the second look, read a little smaller too (only then: it
+        saves the time and changes no reading)."""
+        alternatives = {i: [_resized(seen[i], k) for k in self.tuning.sizes_last]
+                        for i, r in enumerate(readings) if self._unsure(r)}
+        return self._look_again(frame, readings, alternatives)
+
+    def _look_again(self, frame, readings: list[DieReading],
+                    alternatives: dict[int, list[tuple[float, float, float]]]
+                    ) -> list[DieReading]:
+        """Each die ``alternatives`` names (its index in ``readings``) is read again on the
+        crops given for it ((cx, cy, size) each); the surest reading with a value, none
+        flagged, is kept, else the first. A crop a little off the die (its centre or size, as
+        the detector saw a die at an angle, beside another, under a glare) reads unsurely; a
+        flagged die is never read from another crop. Every alternative is read: stopping at the
+        first sure one misread a simulated throw's two as a one at 0.97 that another crop reads
+        right more surely."""
+        flat = [d for ds in alternatives.values() for d in ds]
+        if not flat:
+            return readings
+        angles, probs = self._classify(frame, flat)
+        looks = iter(self._reading(*d, a, p) for d, a, p in zip(flat, angles, probs, strict=True))
+        readings = list(readings)
+        for i, ds in alternatives.items():
+            cands = [readings[i]] + [next(looks) for _ in ds]
+            valued = [c for c in cands if c.value is not None and not c.cocked]
+            if valued:
+                readings[i] = max(valued, key=lambda r: r.confidence)
+        return readings
+
+    # ------------------------------------------------------------------ read_at
 
     def read_at(
         self,
@@ -368,7 +511,9 @@ class DiceReader:
         :param boxes: cv2 rotated rects ((cx, cy), (w, h), angle) or centres (cx, cy).
         :param die_px: a die's edge in pixels; needed for bare centres, else taken from the box.
         Each die is looked for again by the detector near where it is said to lie, so a
-        tracker's blob centre (top face plus side faces) is moved onto the top face.
+        tracker's blob centre (top face plus side faces) is moved onto the top face. A die read
+        unsurely there (and not flagged) is read again at that centre with the given size and
+        at the given centre and size.
         """
         frame = _as_bgr(frame_bgr)
         dice = []
@@ -408,108 +553,93 @@ class DiceReader:
             self._reading(cx, cy, size, a, p)
             for (cx, cy, size), a, p in zip(refined, angles, probs, strict=True)
         ]
-        # unsure at the detector's centre and size: that centre with the given size, and the
-        # given centre and size (simulated rest frames, 1,451 flat dice in the tracker's boxes:
-        # unread 24 -> 18, misread 4 -> 2)
-        return self._look_again(
-            frame, readings,
-            lambda i: [(refined[i][0], refined[i][1], dice[i][2]), dice[i]],
-        )
+        alternatives = {i: [(refined[i][0], refined[i][1], dice[i][2]), dice[i]]
+                        for i, r in enumerate(readings) if self._unsure(r)}
+        return self._by_profile(frame, self._look_again(frame, readings, alternatives))
 
-    def _look_again(self, frame, readings: list[DieReading], alternatives) -> list[DieReading]:
-        """Each die read unsurely (no value, or below ``_SURE``) and not flagged is read again
-        on the crops ``alternatives(i)`` gives ((cx, cy, size) each); the surest reading with a
-        value, none flagged, is kept, else the first. A crop a little off the die (its centre
-        or size, as the detector saw a die at an angle, beside another, under a glare) reads
-        unsurely; a flagged die is never read from another crop. Every alternative is read:
-        stopping at the first sure one misread a simulated throw's two as a one at 0.97 that
-        another crop reads right more surely."""
-        again = [i for i, r in enumerate(readings) if _unsure(r)]
-        if not again:
+    # ------------------------------------------------------------------ profile
+
+    def features(self, frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
+                 turns: int = 1) -> np.ndarray:
+        """The first classifier's picture of each die (cx, cy, die_px): its last map before the
+        linear layer, one row per crop; with ``turns`` 4, each crop also turned by one, two and
+        three quarter turns (rows die by die, turns innermost). What a profile learns from."""
+        frame = _as_bgr(frame)
+        if self._feature_layer is None:
+            raise ReaderError("the face classifier has no layer to learn a profile from "
+                              "(set \"features_layer\" under \"classifier\" in dice_reader.json)")
+        if not dice:
+            return np.zeros((0, 0), np.float32)
+        angles = die_angles(frame, dice)
+        crops = [crop_die(frame, (cx, cy), size, a, self.crop_px, self.crop_scale)
+                 for (cx, cy, size), a in zip(dice, angles, strict=True)]
+        if turns > 1:
+            crops = [np.ascontiguousarray(np.rot90(c, k)) for c in crops for k in range(turns)]
+        self._cls.setInput(self._crops_blob(crops))
+        out = self._cls.forward(self._feature_layer)
+        return out.reshape(len(crops), -1).astype(np.float32)
+
+    def face_probabilities(self, frame: np.ndarray,
+                           dice: Sequence[tuple[float, float, float]]) -> np.ndarray:
+        """(n, 6): how likely each face 1..6 is on each die (cx, cy, die_px), among faces."""
+        if not dice:
+            return np.zeros((0, 6))
+        _, p = self._classify(_as_bgr(frame), dice)
+        return p[:, :6] / np.maximum(1e-9, p[:, :6].sum(axis=1, keepdims=True))
+
+    def face_head(self) -> tuple[np.ndarray, np.ndarray]:
+        """The first classifier's linear layer's six face rows over ``features``: weights
+        (6 x D) and biases (6), the start of a profile's face head."""
+        if self._head_layer is None:
+            raise ReaderError("the face classifier has no linear layer to start a profile from")
+        lid = self._cls.getLayerId(self._head_layer)
+        return (np.array(self._cls.getParam(lid, 0))[:6].astype(np.float32),
+                np.array(self._cls.getParam(lid, 1)).reshape(-1)[:6].astype(np.float32))
+
+    def _by_profile(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
+        """The readings with the pair's profile heeded. A die unlike the pair's pictures keeps
+        the general reader's reading. A die of the pair is read as the face the profile sees
+        surely, unless the general reader reads another face (two that disagree give no value:
+        the operator rules); where the profile hesitates, the general reading stands. A flagged
+        die stays flagged."""
+        if self.profile is None:
             return readings
-        crops = [alternatives(i) for i in again]
-        flat = [d for ds in crops for d in ds]
-        if not flat:
+        todo = [i for i, r in enumerate(readings) if not r.cocked]
+        if not todo:
             return readings
-        angles, probs = self._classify(frame, flat)
-        looks = iter(self._reading(*d, a, p) for d, a, p in zip(flat, angles, probs, strict=True))
-        for i, ds in zip(again, crops, strict=True):
-            cands = [readings[i]] + [next(looks) for _ in ds]
-            valued = [c for c in cands if c.value is not None and not c.cocked]
-            if valued:
-                readings[i] = max(valued, key=lambda r: r.confidence)
-        return readings
-
-    def _refine(self, frame: np.ndarray, dice: list[tuple[float, float, float]],
-                size_known: bool = False):
-        """Each given die (cx, cy, size) moved to the detector's centre and size of the die
-        nearest it (looked for in a patch around it; all patches in one batch)."""
-        p = _REFINE_PX
-        patches, scales, origins = [], [], []
-        h, w = frame.shape[:2]
-        for cx, cy, size in dice:
-            k = min(1.0, DET_DIE_PX / size)
-            half = int(math.ceil(p / k / 2))
-            x0, y0 = int(round(cx)) - half, int(round(cy)) - half
-            x1, y1 = x0 + 2 * half, y0 + 2 * half
-            roi = frame[max(0, y0) : max(0, min(h, y1)), max(0, x0) : max(0, min(w, x1))]
-            if roi.size == 0:
-                roi = np.zeros((2 * half, 2 * half, 3), np.uint8)
-            else:
-                roi = cv2.copyMakeBorder(roi, max(0, -y0), max(0, y1 - h), max(0, -x0),
-                                         max(0, x1 - w), cv2.BORDER_REPLICATE)
-            patches.append(cv2.resize(roi, (p, p), interpolation=cv2.INTER_AREA))
-            scales.append(p / (2 * half))
-            origins.append((x0, y0))
-        blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
-        self._det.setInput(blob)
-        out = self._det.forward()
-        g = p // DET_STRIDE
-        yy, xx = np.mgrid[0:g, 0:g]
-        refined = []
-        thr_logit = math.log(self.heat_threshold / (1 - self.heat_threshold))
-        for (cx, cy, size), o, k, (x0, y0) in zip(dice, out, scales, origins, strict=True):
-            # cells within 0.6 die edges of the given centre (the patch centre)
-            r = 0.6 * size * k / DET_STRIDE
-            near = (xx + 0.5 - g / 2) ** 2 + (yy + 0.5 - g / 2) ** 2 <= r * r
-            if size_known:
-                # a detection much larger or smaller than the calibrated die is not one die
-                # (two dice lying close seen as one, a pip seen as a die)
-                sizes = np.exp(o[3]) * DET_STRIDE / k
-                near &= (sizes > _SIZE_BAND[0] * size) & (sizes < _SIZE_BAND[1] * size)
-            logit = np.where(near, o[0], -np.inf)
-            i, j = np.unravel_index(int(np.argmax(logit)), logit.shape)
-            if not logit[i, j] > thr_logit:
-                refined.append((cx, cy, size))
-                continue
-            ux = (j + float(o[1, i, j])) * DET_STRIDE / k + x0
-            uy = (i + float(o[2, i, j])) * DET_STRIDE / k + y0
-            s = math.exp(float(o[3, i, j])) * DET_STRIDE / k
-            refined.append((ux, uy, s if 0.6 * size < s < 1.6 * size else size))
-        return refined
+        feats = self.features(frame, [(readings[i].center[0], readings[i].center[1],
+                                       readings[i].box[1][0]) for i in todo])
+        out = list(readings)
+        known = self.profile.known_faces
+        for i, v in zip(todo, self.profile.judge(feats), strict=True):
+            r = readings[i]
+            if not v.of_pair:
+                continue  # not this pair: the general reading stands
+            if v.value is None:
+                continue  # the profile hesitates between faces: the general reading stands
+            if r.value is not None and r.value != v.value:
+                out[i] = replace(r, value=None)
+            elif r.value is None and (r.best_face == v.value or r.best_face in known):
+                # (a die the general reader leans to see as a face the profile never saw is
+                # left to the operator: the profile cannot tell that face from its nearest)
+                out[i] = replace(r, value=v.value, best_face=v.value,
+                                 confidence=v.confidence)
+        return out
 
 
-# with the die's size known (calibrated), read_at moves a die only onto a detection this many
-# times its size (a die nearer the camera looks bigger, one further smaller)
-_SIZE_BAND = (0.75, 1.33)
-
-# two dice found closer than this many die edges are one die showing two faces (it leans)
-_TWO_FACES = 0.65
-
-
-def _one_die(a: DieReading, b: DieReading) -> bool:
-    """Whether two finds are one die: closer than 0.8 edges when either looks cocked, else
-    closer than ``_TWO_FACES`` edges (two flat dice lie at least an edge apart)."""
-    near = 0.8 if (a.cocked or b.cocked) else _TWO_FACES
+def _one_die(a: DieReading, b: DieReading, t: ReaderTuning) -> bool:
+    """Whether two finds are one die: closer than ``two_faces_cocked`` edges when either looks
+    cocked, else closer than ``two_faces`` edges (two flat dice lie at least an edge apart)."""
+    near = t.two_faces_cocked if (a.cocked or b.cocked) else t.two_faces
     return math.dist(a.center, b.center) < near * max(a.box[1][0], b.box[1][0])
 
 
-def _body_colour(frame: np.ndarray, center: tuple[float, float],
-                 size: float) -> tuple[float, float]:
+def _body_colour(frame: np.ndarray, center: tuple[float, float], size: float,
+                 t: ReaderTuning) -> tuple[float, float]:
     """The colour of a die's body around a find's centre: (chroma, hue in degrees) in CIE Lab
-    (OpenCV's 8-bit scale), the median of the pixels in a disc of ``_BODY_DISC`` die edges
+    (OpenCV's 8-bit scale), the median of the pixels in a disc of ``body_disc`` die edges
     whose lightness is near the disc's median (a face's pips are the fewer pixels)."""
-    k = max(2, int(round(_BODY_DISC * size)))
+    k = max(2, int(round(t.body_disc * size)))
     x, y = int(round(center[0])), int(round(center[1]))
     h, w = frame.shape[:2]
     x0, y0, x1, y1 = max(0, x - k), max(0, y - k), min(w, x + k + 1), min(h, y + k + 1)
@@ -521,9 +651,14 @@ def _body_colour(frame: np.ndarray, center: tuple[float, float],
     if not len(lab):
         return 0.0, 0.0  # no pixel of the disc in the frame: no colour to tell by
     lightness = lab[:, 0]
-    body = lab[np.abs(lightness - np.median(lightness)) <= _BODY_LIGHTNESS]
+    body = lab[np.abs(lightness - np.median(lightness)) <= t.body_lightness]
     a, b = (float(np.median(body[:, 1])) - 128.0, float(np.median(body[:, 2])) - 128.0)
     return math.hypot(a, b), math.degrees(math.atan2(b, a))
+
+
+def _resized(die: tuple[float, float, float], k: float) -> tuple[float, float, float]:
+    """The die (cx, cy, size) at ``k`` times its size."""
+    return (die[0], die[1], die[2] * k)
 
 
 def _nearest(die: tuple[float, float, float], dice: list[tuple[float, float, float]]) -> int:
@@ -531,63 +666,17 @@ def _nearest(die: tuple[float, float, float], dice: list[tuple[float, float, flo
     return min(range(len(dice)), key=lambda j: math.dist(die[:2], dice[j][:2]))
 
 
-def _two_bodies(frame: np.ndarray, a: DieReading, b: DieReading) -> bool:
+def _two_bodies(frame: np.ndarray, a: DieReading, b: DieReading, t: ReaderTuning) -> bool:
     """Whether two close finds, each read as a face (a value, not flagged), are two dice:
     their bodies are coloured and of hues far apart. A die's faces share its colour (the
     shade of a side face changes its lightness, not its hue), so a leaning die's two faces
-    never pass; a matched pair of dice never does either, and stays under ``_one_die``."""
+    never pass; a matched pair of dice never does either, and stays under ``_one_die``.
+    (Achromatic bodies, white or black, have a hue of noise: they never pass.)"""
     if a.value is None or b.value is None or a.cocked or b.cocked:
         return False
-    (ca, ha), (cb, hb) = (_body_colour(frame, d.center, d.box[1][0]) for d in (a, b))
+    (ca, ha), (cb, hb) = (_body_colour(frame, d.center, d.box[1][0], t) for d in (a, b))
     apart = abs(ha - hb) % 360.0
-    return min(ca, cb) >= _BODY_CHROMA and min(apart, 360.0 - apart) >= _HUE_APART
-
-
-# a body colour is measured in a disc of this many die edges around a find's centre, on the
-# pixels within this lightness of the disc's median
-_BODY_DISC = 0.35
-_BODY_LIGHTNESS = 20.0
-# two finds are of different colours when each is at least this chromatic and their hues lie
-# this many degrees apart (achromatic bodies, white or black, have a hue of noise). On 450
-# simulator stills and 240 throws, of 401 pairs of finds of one die none is parted (12 had both
-# finds read as faces; the 372 of a leaning die never did); on the train and tune photos the
-# three such pairs stay one die and the one pair of two dice is parted
-_BODY_CHROMA = 8.0
-_HUE_APART = 90.0
-
-
-# a crop whose best class has at least this probability is not looked at again (cut at another
-# centre or size)
-_SURE = 0.97
-# a crop the first classifier calls "not a die" at least this surely is not put to the second
-# opinions (most finds that are no die need none, and skipping them keeps a frame within its
-# time)
-_NO_DIE = 0.5
-# a crop is put to the second opinions only below this (folds: below 0.95 read 457 of 540 dice
-# with 2 misread, below 0.97 456 with 2, below 0.93 457 with 3; 0.95 also saves a tenth of the
-# time of a many-dice photo)
-_ASK_BELOW = 0.95
-
-
-def _unsure(r: DieReading) -> bool:
-    """A reading looked at again: not flagged, and without a value or below ``_SURE``."""
-    return not r.cocked and not (r.value is not None and r.confidence >= _SURE)
-
-
-# find looks at an unsure die again at these times the detector's size, then (if it is still
-# unsure) at these
-_SIZES_AGAIN = (1.12,)
-_SIZES_LAST = (0.88,)
-# find reads only finds at least this hot (the detector's "heat" threshold keeps weaker ones
-# for read_at's closer look)
-_READ_HEAT = 0.2
-# a find at least this hot that the classifier calls no die is looked at again (``_rescue``)
-_RESCUE_HEAT = 0.3
-# ... unless the classifier is all but sure there is no die: 96% of such finds on the train and
-# tune photos (table edges, shadows, the tray), none of them a die
-_RESCUE_DOUBT = 0.9
-# read_at looks for each die in a patch of this many detector pixels (~2.9 die edges)
-_REFINE_PX = 64
+    return min(ca, cb) >= t.body_chroma and min(apart, 360.0 - apart) >= t.hue_apart
 
 
 _DEFAULT: DiceReader | None = None

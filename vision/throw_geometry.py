@@ -1,9 +1,10 @@
 """Where a die lies on the table, and what its path did there: touched the back wall
 (``hit_wall``) or left the area (``left_area``, R-I1).
 
-``hit_wall`` comes from the path's distance to the back wall: a frame where the die touches it,
-or a rebound between frames (the velocity toward the wall reverses and the two lines through
-the frames before and after meet at the wall). ``left_area``: the centre (or the straight path
+``hit_wall`` comes from the physics of a tumbling cube (``WallContact``): a frame where the die
+touches the wall, a rebound (the velocity toward the wall reverses) turning within reach of it,
+also between frames, an abrupt stop against it, or a die first seen leaving it; a reversal
+beside the other die lying between it and the wall is not the wall's. ``left_area``: the centre (or the straight path
 between two frames) was outside the area after the die had been inside it, or it never was
 inside.
 """
@@ -11,6 +12,7 @@ inside.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -27,14 +29,56 @@ def segment_distance(p, a, b) -> float:
     return math.hypot(p[0] - ax - f * dx, p[1] - ay - f * dy)
 
 
+@dataclass(frozen=True)
+class WallContact:
+    """How a path shows that a die touched the back wall; distances in die edges (``die_px``)
+    from the wall line, the die's centre as the camera sees it.
+
+    A cube's centre is half an edge from a wall it touches flat, and up to half a space
+    diagonal (0.87 edge) when it touches edge- or corner-first, tumbling. The camera adds to
+    that: a die blurred over its exposure is seen at the mean of its path, which at a rebound
+    is farther out than the contact (by up to a quarter of its travel per frame); its shadow
+    and the sides a tilted camera sees move the centre seen by up to ~0.15 edge more.
+
+    :param touch: a centre seen this close on any frame touches (even a flat die a little
+        off the line, on a camera that sees its sides).
+    :param reach: a rebound (toward the wall, then away) whose turn lies within this touched
+        it: 0.87 for the tumbling cube, ~0.38 for what the camera adds. A die turned by the
+        other die lying against the wall has its centre at least 1.5 edges out (half an edge
+        for the die at the wall, a full edge between the two centres), so the two stay apart.
+    :param min_speed: the speed toward and then away from the wall (edges/s) that makes a
+        rebound: above the jitter of a still die's centre.
+    :param stop_speed: a die coming at the wall at least this fast (edges/s) that is still on
+        the next frame stopped against it (a die leaning there, a dead wall).
+    :param born_frames: a die first seen moving away from the wall, traced back this many
+        frames, reaching ``reach``: it had turned there before it was seen (fast, blurred)...
+    :param born_reach: ...if it was first seen within this of the wall.
+    :param other_reach: a reversal with another die's centre within this...
+    :param other_nearer: ...that lies at least this much nearer the wall is that die's doing.
+    :param other_window_s: the other die's sighting nearest in time, if this near.
+    """
+
+    touch: float = 0.62
+    reach: float = 1.25
+    min_speed: float = 2.0
+    stop_speed: float = 15.0
+    born_frames: float = 2.0
+    born_reach: float = 3.0
+    other_reach: float = 1.6
+    other_nearer: float = 0.4
+    other_window_s: float = 0.05
+
+
 class TableGeometry:
     """The area and the back wall of a calibration, in full-resolution pixels.
 
     :param calibration: where the area, the back wall and the dice's size lie in the image.
+    :param contact: how a path shows a wall contact (the defaults: a tumbling die).
     """
 
-    def __init__(self, calibration: Calibration) -> None:
+    def __init__(self, calibration: Calibration, contact: WallContact | None = None) -> None:
         die = calibration.die_px
+        self.contact = contact or WallContact()
         px, py = zip(*calibration.area, strict=True)
         self.area_poly = np.array(calibration.area, np.float32).reshape(-1, 1, 2)
         self.area_centroid = (float(np.mean(px)), float(np.mean(py)))
@@ -75,45 +119,115 @@ class TableGeometry:
         u = (px * self.wall_u[0] + py * self.wall_u[1]) / self.wall_len
         return d, u
 
-    def hit_wall(self, times: list[float], xs: list[float], ys: list[float]) -> bool:
-        """Whether a path touched the back wall: on a frame, or in a rebound between frames."""
+    def hit_wall(
+        self,
+        times: list[float],
+        xs: list[float],
+        ys: list[float],
+        others: list[tuple[list[float], list[float], list[float]]] = (),
+    ) -> bool:
+        """Whether a path touched the back wall (see ``WallContact`` and docs/replay.md).
+
+        :param times: seconds of each sighting; ``xs``, ``ys``: the die's centre then (px).
+        :param others: the other dice's paths, ``(times, xs, ys)`` each: a reversal next to a
+            die lying between this one and the wall is that die's doing, not the wall's.
+        """
+        return bool(self.wall_contacts(times, xs, ys, others))
+
+    def wall_contacts(
+        self,
+        times: list[float],
+        xs: list[float],
+        ys: list[float],
+        others: list[tuple[list[float], list[float], list[float]]] = (),
+    ) -> list[tuple[str, float, float]]:
+        """Every way the path shows a wall contact: ``(kind, time, distance in die edges)``,
+        kind "touch", "rebound", "stop" or "born" (see ``WallContact``)."""
+        w = self.contact
         die = self.die
-        touch = 0.5 * die + 0.12 * die  # centre distance at contact, plus a margin for the angle
-        reach = 0.5 * die + 0.3 * die  # an extrapolated rebound may land a little short
-        margin_u = 0.5 * die / self.wall_len
+        n = len(xs)
+        if n == 0:
+            return []
         dist = [self.wall_distance(x, y) for x, y in zip(xs, ys, strict=True)]
-        d = [a for a, _ in dist]
-        u = [b for _, b in dist]
-        for di, ui in zip(d, u, strict=True):
-            if di <= touch and -margin_u <= ui <= 1 + margin_u:
-                return True
-        n = len(d)
-        min_speed = 0.5 * die  # pixels per second toward/away from the wall
+        d = [a / die for a, _ in dist]  # die edges from the wall line
+        margin_u = 0.5 * die / self.wall_len
+        along = [-margin_u <= u <= 1 + margin_u for _, u in dist]
+        found: list[tuple[str, float, float]] = []
+
+        def speed(a: int, b: int) -> float | None:  # die edges per second, away from the wall
+            dt = times[b] - times[a]
+            return (d[b] - d[a]) / dt if dt > 0 else None
+
+        def other_between(k: int, t: float) -> bool:
+            """Another die lay between this one and the wall, close enough to have turned it."""
+            for ot, ox, oy in others:
+                if not ot:
+                    continue
+                j = min(range(len(ot)), key=lambda m: abs(ot[m] - t))
+                if abs(ot[j] - t) > w.other_window_s:
+                    continue
+                od, _ = self.wall_distance(ox[j], oy[j])
+                if (math.hypot(ox[j] - xs[k], oy[j] - ys[k]) <= w.other_reach * die
+                        and od / die <= d[k] - w.other_nearer):
+                    return True
+            return False
+
+        # 1. seen touching: no tumbling die's centre can be this close without contact
+        for k in range(n):
+            if along[k] and d[k] <= w.touch:
+                found.append(("touch", times[k], d[k]))
+                break
+        # 2. a rebound: toward the wall, then away, turning within reach of it; the contact
+        # (often between frames) where the approach and the departure lines cross
         for i in range(1, n - 1):
-            if not (d[i - 1] > d[i] <= d[i + 1]):
+            if not (along[i] and d[i - 1] > d[i] <= d[i + 1]):
                 continue
-            if not -margin_u <= u[i] <= 1 + margin_u:
-                continue
-            # Candidate rebound between i and i+1 (lines through i-1,i and i+1,i+2) or between
-            # i-1 and i (lines through i-2,i-1 and i,i+1).
-            for a0, a1, b0, b1 in ((i - 1, i, i + 1, i + 2), (i - 2, i - 1, i, i + 1)):
+            contact = None
+            # the turn between i and i+1, between i-1 and i, or at i (a blurred die's centre at
+            # the turn is the mean of its way in and out: too far out, so the lines through the
+            # sightings on either side of the turn say where it turned)
+            for a0, a1, b0, b1 in ((i - 1, i, i + 1, i + 2), (i - 2, i - 1, i, i + 1),
+                                   (i - 1, i, i, i + 1)):
                 if a0 < 0 or b1 >= n:
                     continue
-                ta, tb = times[a1] - times[a0], times[b1] - times[b0]
-                if ta <= 0 or tb <= 0:
+                if a1 == b0 and not (
+                    # steady on either side where seen: jitter is not a rebound
+                    (i < 2 or d[i - 2] > d[i - 1]) and (i + 2 >= n or d[i + 2] > d[i + 1])
+                ):
                     continue
-                vin = (d[a1] - d[a0]) / ta
-                vout = (d[b1] - d[b0]) / tb
-                if vin > -min_speed or vout < min_speed:
+                va, vb = speed(a0, a1), speed(b0, b1)
+                if va is None or vb is None or va > -w.min_speed or vb < w.min_speed:
                     continue
-                # meet: d[a1] + vin (t - times[a1]) == d[b0] + vout (t - times[b0])
-                tm = (d[b0] - d[a1] + vin * times[a1] - vout * times[b0]) / (vin - vout)
+                tm = (d[b0] - d[a1] + va * times[a1] - vb * times[b0]) / (va - vb)
                 if not times[a1] - 1e-9 <= tm <= times[b0] + 1e-9:
                     continue
-                apex = d[a1] + vin * (tm - times[a1])
-                if apex <= reach:
-                    return True
-        return False
+                turn = min(d[a1], d[b0], d[a1] + va * (tm - times[a1]))
+                contact = turn if contact is None else min(contact, turn)
+            if contact is not None and contact <= w.reach and not other_between(i, times[i]):
+                found.append(("rebound", times[i], contact))
+        # 3. stopped against the wall: came at it fast and lost that speed within a frame
+        # (felt and tumbling slow a die far less abruptly); it stays there (no rebound seen)
+        for i in range(1, n - 1):
+            if not along[i] or d[i] > w.reach:
+                continue
+            vin = speed(i - 1, i)
+            vout = speed(i, i + 1)
+            if vin is None or vout is None or vin > -w.stop_speed:
+                continue
+            if abs(vout) <= w.min_speed and not other_between(i, times[i]):
+                found.append(("stop", times[i], d[i]))
+                break
+        # 4. first seen leaving the wall: a die thrown from the shooter's side that is first
+        # seen moving away from the wall close to it had turned there (unless the other die
+        # lay between)
+        if n >= 3 and along[0]:
+            v1, v2 = speed(0, 1), speed(1, 2)
+            if v1 is not None and v2 is not None and v1 >= w.min_speed and v2 >= w.min_speed:
+                dt = times[1] - times[0]
+                back = d[0] - v1 * w.born_frames * dt
+                if back <= w.reach and d[0] <= w.born_reach and not other_between(0, times[0]):
+                    found.append(("born", times[0], back))
+        return found
 
     def off_wall(self, x: float, y: float) -> tuple[float, float]:
         """A die's centre cannot be closer to the back wall than half a die: one seen closer (its

@@ -27,48 +27,38 @@ Per die, the tracker coordinates the other ideas of ``vision``:
 
 - ``vision.die_track``: one die followed through the throw (``DieTrack``).
 - ``vision.shooter_hand``: the hand's zone, and which blobs are pieces of it.
-- ``vision.throw_geometry``: the area and the back wall; ``hit_wall`` and ``left_area`` (R-I1).
+- ``vision.throw_geometry``: the area and the back wall; ``hit_wall`` (from the physics of a
+  tumbling cube: ``WallContact``) and ``left_area`` (R-I1).
 - ``vision.die_silhouette``: a resting die's silhouette and box on the full-resolution rest
   frame, against the felt as it was before the throw.
-- ``vision.cocked_cues``: ``cocked``: the reader's flag, or (``TrackerSettings.geometric_cocked``)
-  the wall cue and the pair cue, judged from where the top face sits in the silhouette.
+- ``vision.cocked_cues``: ``cocked``: the reader's flag, or (``CockedSettings.geometric_cocked``)
+  the top face's foreshortening, the wall cue and the pair cue (docs/replay.md).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.cocked_cues import judge_cocked
+from vision.cocked_cues import CockedSettings, Reader, judge_cocked
 from vision.die_silhouette import RestSilhouettes, changed_pixels
 from vision.die_track import DieTrack
 from vision.observation import DieObservation, ThrowObservation
 from vision.shooter_hand import hand_near, hand_zone, near_hand, touches_border
-from vision.throw_geometry import TableGeometry, segment_distance
+from vision.throw_geometry import TableGeometry, WallContact, segment_distance
 
 IDLE, THROW = "idle", "throw"
 
 
-class Reader(Protocol):
-    """What the tracker needs of a dice reader (``vision.dice.DiceReader``): one reading per box,
-    with ``value``, ``center`` (the top face's), ``confidence``, ``cocked`` and, if it has it,
-    ``cocked_share`` (its graded belief that the die leans) and ``best_face`` (the likeliest
-    face whatever its thresholds). With ``best_face`` and a ``min_confidence`` attribute the
-    tracker gives a value to a die the reader flagged that the pair cue finds flat."""
-
-    def read_at(self, frame_bgr: np.ndarray, boxes: list, die_px: float | None = None) -> list:
-        ...
-
-
 @dataclass
 class TrackerSettings:
-    """Tuning of the tracker (defaults suit 60-120 fps and a die of 20-80 px).
+    """Tuning of the tracker (defaults suit 30-120 fps and a die of 20-80 px).
 
     :param expected_dice: dice in play (R-E1: two).
     :param diff_threshold: sum over B, G, R of |frame - background| above which a pixel is a
@@ -81,56 +71,7 @@ class TrackerSettings:
     :param background_alpha: how fast the idle background follows the felt (per frame).
     :param scale: the shrink factor for motion/blob work; None: chosen from die_px.
     :param suppress_shadows: leave out of the dice the felt darkened evenly (their shadows).
-        Off by default: on the simulator it mends some throws and breaks as many, and costs
-        a third of the speed.
-    :param geometric_cocked: judge cocked dice by geometry as well as by the reader: the wall
-        cue (``wall_near``, ``wall_top_shift``, ``wall_share_weight``; ``wall_lean`` without a
-        reader) and the pair cue (``pair_*``); see the module's docstring. On by default;
-        bench/tracker.py --no-geometric-cocked gives the figures with the reader's flag alone.
-    :param wall_lean: that distance, in die edges (the wall cue without a reader).
-    :param wall_near: with a reader, the wall cue looks at dice whose silhouette's centre lies
-        within this many die edges of the wall line...
-    :param wall_top_shift: ...and flags one whose top face (the reader's centre) is not at
-        least this many die edges nearer the wall than its silhouette's centre, once
-        ``wall_share_weight`` times the reader's ``cocked_share`` is added to that shift and
-        ``wall_distance_weight`` times the silhouette's distance to the wall (die edges) taken
-        off: a flat die seen by a camera tilted toward the wall shows its front faces below its
-        top, a die leaning on the wall shows the face that was against the wall above it; the
-        close calls are left to the reader's belief and to how near the wall the silhouette
-        reaches (a leaning die's nearer than a flat one's can). Retuned for reader v17 on
-        simulated seeds 5000.., 7000.., 9000.., 11000.., 13000.. (450 dice leaning on the wall,
-        165 flat ones within 0.6 die edges of it): misses 6 -> 2 for the same 12 false alarms
-        as the previous weights (near 0.5, shift 0.135, share weight 0.1); v17's
-        ``cocked_share`` adds nothing there. A miss is a cocked throw paid when nothing else
-        is flagged: bench/tracker.py's held-out seeds 30000.. paid one at 640x480 and one at
-        1280x720 with the previous weights, none with these.
-    :param wall_share_weight: see ``wall_top_shift``.
-    :param wall_distance_weight: see ``wall_top_shift``.
-    :param pair_lean: of two resting dice closer than this (silhouette centres, in die edges)
-        one is taken to lean on the other (part of ``geometric_cocked``). Flat dice can lie
-        that close (touching, or nearly): one of them goes to the operator. On simulated seeds
-        5000.., 7000.., 9000.., 11000.., 1.5 rather than 1.4 catches 1.7% more of the dice
-        leaning (on the other die or the wall) for 0.4% more false alarms on flat dice.
-    :param pair_perspective: a flat die's silhouette's centroid lies this many die edges past
-        its top face away from the wall (its front faces, seen by a camera tilted toward the
-        wall); taken off the pair cue's reach (``_pair_reach``).
-    :param pair_reach_weight: the leaning die of a pair is the one with the higher score
-        ``cocked_share - pair_conf_weight * confidence + pair_reach_weight * reach`` (the
-        reader's belief it leans, its surety of the face, how far its silhouette reaches past
-        its top toward the other). The weights were fitted on simulated seeds 5000.., 7000..,
-        9000.., 11000.. (458 leaning pairs): it picks the leaning die in ~94% of them, against
-        ~82% for ``cocked_share`` alone and ~65% for the reach alone.
-    :param pair_conf_weight: see ``pair_reach_weight``.
-    :param pair_min_score: a close pair whose likelier die scores no more than this (the
-        reader sure of both faces and finds neither leaning, no silhouette reaching toward the
-        other) is taken for two flat dice lying close, and left to the reader's flags. Off
-        (-inf): a cocked throw must never be paid, and at -1.5 (cocked dice missed in ~1.3% of
-        the tuning seeds' leaning pairs) bench/tracker.py paid 3 of 80 cocked throws at
-        640x480 and 1 of 40 at 1280x720 (default seeds; held-out 30000..: 3/80 and 1/40)
-        against 0/80, 0/40 (held-out 1/80, 1/40: a die leaning on the wall missed by both
-        cues) with it off, for as many payable throws sent to the operator (2/83, 0/40 ->
-        2/83, 1/40; held-out 4/84, 2/41 -> 5/84, 3/41), reader v17. Also the demo's clip
-        09_cocked_die was paid at -1.5.
+        Off by default (docs/replay.md: it mends some throws, breaks as many, and is slow).
     :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
         not dice. No die is first seen within this many die edges of one (this frame or the
         last) nor touching the image's border: pieces of a hand (its edge at the border, its
@@ -143,36 +84,8 @@ class TrackerSettings:
         before the hand came near. A hand that comes to them sooner leaves the tracking as it
         was (the throw's own hand near a die still rolling), but if the dice then vanish under
         it, nothing is observed (not a phantom "thrown out of view").
-    :param lean_model: with a reader that has the lean model (``DiceReader.lean``,
-        ``vision.die_lean``: a small net trained on the simulator's rest frames that sees a
-        die's surroundings, the back wall up), the pair cue asks it which die of a close pair
-        leans, and it may clear a close pair or a die the wall cue or the reader alone flags
-        (``pair_min_lean``, ``lean_wall_min``, ``lean_clear``). Off: the other cues alone.
-        It learnt from the simulator only: on the labelled photos it believes most flat dice
-        lean (at 0.5: 80% of nell-byler's, 23% of matteop65's; bench/lean.py), so it clears
-        only where it is all but sure and, for a close pair, where the reader and the
-        silhouettes agree.
-    :param pair_min_lean: a close pair neither of whose dice the lean model believes leans
-        more than this, and whose ``lean_scores`` are no more than ``pair_clear_score``
-        (the reader and the silhouettes see no lean either), is taken for two flat dice lying
-        close: each keeps the reader's flag and value (a face the reader is not sure of still
-        goes to the operator).
-    :param pair_clear_score: see ``pair_min_lean``.
-    :param lean_wall_min: with the lean model, the wall cue flags a die only if the model's
-        belief that it leans is at least this (a flat die by the wall seen nearly from above
-        passes the wall cue's geometry; the model sees the face that was against the wall).
-    :param lean_clear: a die only the reader flags (no wall or pair cue), which the lean model
-        believes leans no more than this, is read after all (its ``best_face``) if the
-        reader's confidence in that face reaches its ``min_confidence`` and its
-        ``cocked_share`` is below ``lean_clear_share``: a crop cut a little off a flat die can
-        look tilted to the reader (bench/tracker.py on simulated seeds 5000.., 9000..,
-        11000..: false alarms 7 -> 0 of 1,095 flat dice, none of 240 leaning dice cleared).
-        The lean model learnt from the simulator only, so it clears only what the
-        reader reads surely and is not all but sure leans.
-    :param lean_clear_share: see ``lean_clear``.
-    :param pair_keep_share: the other die of such a pair is cocked as well only if the wall
-        cue says so or the reader's ``cocked_share`` is at least this (the reader judges each
-        die alone and flags the flat partner of a leaning die in ~5% of pairs).
+    :param cocked: how resting dice are judged cocked (``vision.cocked_cues.CockedSettings``).
+    :param wall: how a path shows a wall strike (``vision.throw_geometry.WallContact``).
     """
 
     expected_dice: int = 2
@@ -183,28 +96,12 @@ class TrackerSettings:
     max_gap_s: float = 0.5
     background_alpha: float = 0.05
     scale: int | None = None
-    geometric_cocked: bool = True
-    wall_lean: float = 0.42
-    wall_near: float = 0.55
-    wall_top_shift: float = 0.18
-    wall_share_weight: float = 0.0
-    wall_distance_weight: float = 0.2
-    pair_lean: float = 1.5
-    pair_perspective: float = 0.18
-    pair_reach_weight: float = 3.0
-    pair_conf_weight: float = 2.0
-    pair_keep_share: float = 0.98
-    pair_min_score: float = -math.inf
-    lean_model: bool = True
-    pair_min_lean: float = 0.1
-    lean_wall_min: float = 0.02
-    pair_clear_score: float = -1.5
-    lean_clear: float = 0.02
-    lean_clear_share: float = 0.9
     hand_margin: float = 1.6
     hand_rest_s: float = 0.1
     hand_birth_margin: float = 0.5
     suppress_shadows: bool = False
+    cocked: CockedSettings = field(default_factory=CockedSettings)
+    wall: WallContact = field(default_factory=WallContact)
 
 
 def choose_scale(width: int, height: int, die_px: float) -> int:
@@ -263,7 +160,7 @@ class ThrowTracker:
         self._hand_came = False  # a hand came to the dice at rest before they could be read
         self._hand_seen = False  # a hand was in view during this throw
         # where the area and the back wall lie (raises if the back wall is degenerate)
-        self.geometry = TableGeometry(calibration)
+        self.geometry = TableGeometry(calibration, self.settings.wall)
         self._die = calibration.die_px
 
     # ----------------------------------------------------------------- set-up per frame size
@@ -494,15 +391,35 @@ class ThrowTracker:
         return None
 
     def _associate(self, labels, stats, cents, n: int, t: float) -> None:
-        s = self._s
+        """Give this frame's blobs to the dice: each die claims the blob where its motion says
+        it is (``_claim_blobs``), a claimed blob too big for one die brings out a second die
+        that flew with it (``_twin``), each claimed blob moves its dice (``_follow``: a blob of
+        dice that touch is split between them), the blobs no die claimed are dice coming into
+        view (``_take_up``), and blips are forgotten (``_forget_blips``)."""
+        blobs = self._die_blobs(stats, n)
+        claims, drop = self._claim_blobs(blobs, stats, cents, t)
+        live = sum(1 for tr in self._tracks if not tr.gone)
+        for b, trs in claims.items():
+            trs, live = self._twin(b, trs, stats, live)
+            self._follow(b, trs, labels, stats, cents, t, drop)
+        self._take_up(blobs, claims, labels, stats, cents, t)
+        self._forget_blips(drop)
+
+    def _die_blobs(self, stats, n: int) -> list[int]:
+        """The blobs of a die's size (not noise, not a hand)."""
         blobs = []
         for i in range(1, n):
             a = stats[i, cv2.CC_STAT_AREA]
             if a < self._min_blob or a > self._big_blob:
                 continue
             blobs.append(i)
+        return blobs
+
+    def _claim_blobs(self, blobs: list[int], stats, cents, t: float):
+        """Which dice each blob shows (blob -> dice), and the dice found to be another die
+        seen twice (their idents, to drop)."""
+        s = self._s
         gate = 2.5 * self._die
-        hb, wb = labels.shape
         claims: dict[int, list[DieTrack]] = {}
         drop: set[int] = set()
         # Each die takes the nearest blob to where its motion says it should be, one die per
@@ -554,7 +471,6 @@ class ThrowTracker:
                             best, best_d = b, d
             if best is not None:
                 claims[best].append(tr)
-        live = sum(1 for tr in self._tracks if not tr.gone)
         # a die without a blob that sits on another die's blob is that die seen twice
         for k, tr in enumerate(active):
             if k in taken_t or any(tr in trs for trs in claims.values()):
@@ -564,99 +480,115 @@ class ThrowTracker:
                     if len(trs[0].xs) >= len(tr.xs):
                         drop.add(tr.ident)
                     break
-        for b, trs in claims.items():
-            x, y, w, h, a = stats[b]
-            if len(trs) == 1 and a >= self._single_max and live < self.settings.expected_dice:
-                # Too big for one die: two dice that flew together until now. The second one
-                # shares the first's path so far (a twin that turns out to be one blurred die
-                # is dropped as a duplicate once the blob shrinks).
-                tr0 = trs[0]
-                twin = DieTrack(self._next_id)
-                self._next_id += 1
-                twin.frames, twin.times = list(tr0.frames), list(tr0.times)
-                twin.xs, twin.ys = list(tr0.xs), list(tr0.ys)
-                twin.moved, twin.was_resting = tr0.moved, tr0.was_resting
-                self._tracks.append(twin)
-                live += 1
-                trs = [tr0, twin]
-            if len(trs) == 1:
-                cx, cy = cents[b]
-                trs[0].add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
-                trs[0].bbox = (x, y, w, h)
-                trs[0].area = float(a)
-                continue
-            apart = all(
-                math.hypot(p.xs[-1] - q.xs[-1], p.ys[-1] - q.ys[-1]) >= 0.9 * self._die
-                for p, q in itertools.combinations(trs, 2)
-            )
-            if a < self._single_max and not (a >= self._two_min and apart):
-                # Room for one die only: a die seen in pieces a frame ago (a duplicate track),
-                # or one die hiding the other. The oldest track takes it; a duplicate goes.
-                cx, cy = cents[b]
-                bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
-                keep = max(trs, key=lambda tr: len(tr.xs))
-                keep.add(self.frame_index, t, bx, by)
-                keep.bbox = (x, y, w, h)
-                keep.area = float(a)
-                for tr in trs:
-                    px, py = tr.predict(t)
-                    if tr is not keep and math.hypot(px - bx, py - by) < 0.8 * self._die:
-                        drop.add(tr.ident)
-                continue
-            # Dice that touch or overlap share one blob: split its pixels between them.
-            ys, xs = np.nonzero(labels[y : y + h, x : x + w] == b)
-            pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
-            # as many parts as the blob has room for dice (a shadow's track gets none)
-            n_parts = int(min(len(trs), max(2, round(a / (0.8 * self._single_max)))))
-            order = sorted(
-                trs,
-                key=lambda tr: math.hypot(
-                    tr.predict(t)[0] / s - (x + w / 2), tr.predict(t)[1] / s - (y + h / 2)
-                ),
-            )
-            centres = np.array(
-                [[tr.predict(t)[0] / s, tr.predict(t)[1] / s] for tr in order[:n_parts]],
-                np.float32,
-            )
-            if n_parts == 2 and np.hypot(*(centres[0] - centres[1])) < 0.3 * self._die / s:
-                # the same prediction for both: start from the two ends of the blob's long axis
-                mean = pts.mean(axis=0)
-                cov = np.cov((pts - mean).T) if len(pts) > 2 else np.eye(2)
-                evals, evecs = np.linalg.eigh(cov)
-                axis = evecs[:, int(np.argmax(evals))]
-                half = 0.5 * self._die / s
-                centres = np.array([mean - half * axis, mean + half * axis], np.float32)
-            for _ in range(4):  # k-means started from the predictions
-                d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-                lab = d2.argmin(axis=1)
-                for k in range(n_parts):
-                    sel = pts[lab == k]
-                    if len(sel):
-                        centres[k] = sel.mean(axis=0)
-            # which part is which die: the least total distance to where each die was and
-            # where it was heading (dice colliding in one blob must not swap)
-            parts = [((c[0] + 0.5) * s - 0.5, (c[1] + 0.5) * s - 0.5) for c in centres]
-            best_perm, best_cost = None, math.inf
-            for perm in itertools.permutations(range(len(trs)), n_parts):
-                total = 0.0
-                for j, k in enumerate(perm):
-                    tr = trs[k]
-                    px, py = parts[j]
-                    qx, qy = tr.predict(t)
-                    total += math.hypot(px - qx, py - qy) + math.hypot(px - tr.xs[-1], py - tr.ys[-1])
-                if total < best_cost:
-                    best_perm, best_cost = perm, total
-            for j, k in enumerate(best_perm):
+        return claims, drop
+
+    def _twin(self, b: int, trs: list[DieTrack], stats, live: int):
+        """The dice of blob ``b``, with a second die if it is too big for its one (and the
+        count of live dice)."""
+        a = stats[b][4]
+        if len(trs) == 1 and a >= self._single_max and live < self.settings.expected_dice:
+            # Too big for one die: two dice that flew together until now. The second one
+            # shares the first's path so far (a twin that turns out to be one blurred die
+            # is dropped as a duplicate once the blob shrinks).
+            tr0 = trs[0]
+            twin = DieTrack(self._next_id)
+            self._next_id += 1
+            twin.frames, twin.times = list(tr0.frames), list(tr0.times)
+            twin.xs, twin.ys = list(tr0.xs), list(tr0.ys)
+            twin.moved, twin.was_resting = tr0.moved, tr0.was_resting
+            self._tracks.append(twin)
+            live += 1
+            trs = [tr0, twin]
+        return trs, live
+
+    def _follow(self, b: int, trs: list[DieTrack], labels, stats, cents, t: float,
+                drop: set[int]) -> None:
+        """Move the dice ``trs`` to what blob ``b`` shows of them."""
+        s = self._s
+        x, y, w, h, a = stats[b]
+        if len(trs) == 1:
+            cx, cy = cents[b]
+            trs[0].add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
+            trs[0].bbox = (x, y, w, h)
+            trs[0].area = float(a)
+            return
+        apart = all(
+            math.hypot(p.xs[-1] - q.xs[-1], p.ys[-1] - q.ys[-1]) >= 0.9 * self._die
+            for p, q in itertools.combinations(trs, 2)
+        )
+        if a < self._single_max and not (a >= self._two_min and apart):
+            # Room for one die only: a die seen in pieces a frame ago (a duplicate track),
+            # or one die hiding the other. The oldest track takes it; a duplicate goes.
+            cx, cy = cents[b]
+            bx, by = (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5
+            keep = max(trs, key=lambda tr: len(tr.xs))
+            keep.add(self.frame_index, t, bx, by)
+            keep.bbox = (x, y, w, h)
+            keep.area = float(a)
+            for tr in trs:
+                px, py = tr.predict(t)
+                if tr is not keep and math.hypot(px - bx, py - by) < 0.8 * self._die:
+                    drop.add(tr.ident)
+            return
+        # Dice that touch or overlap share one blob: split its pixels between them.
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == b)
+        pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
+        # as many parts as the blob has room for dice (a shadow's track gets none)
+        n_parts = int(min(len(trs), max(2, round(a / (0.8 * self._single_max)))))
+        order = sorted(
+            trs,
+            key=lambda tr: math.hypot(
+                tr.predict(t)[0] / s - (x + w / 2), tr.predict(t)[1] / s - (y + h / 2)
+            ),
+        )
+        centres = np.array(
+            [[tr.predict(t)[0] / s, tr.predict(t)[1] / s] for tr in order[:n_parts]],
+            np.float32,
+        )
+        if n_parts == 2 and np.hypot(*(centres[0] - centres[1])) < 0.3 * self._die / s:
+            # the same prediction for both: start from the two ends of the blob's long axis
+            mean = pts.mean(axis=0)
+            cov = np.cov((pts - mean).T) if len(pts) > 2 else np.eye(2)
+            evals, evecs = np.linalg.eigh(cov)
+            axis = evecs[:, int(np.argmax(evals))]
+            half = 0.5 * self._die / s
+            centres = np.array([mean - half * axis, mean + half * axis], np.float32)
+        for _ in range(4):  # k-means started from the predictions
+            d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+            lab = d2.argmin(axis=1)
+            for k in range(n_parts):
+                sel = pts[lab == k]
+                if len(sel):
+                    centres[k] = sel.mean(axis=0)
+        # which part is which die: the least total distance to where each die was and
+        # where it was heading (dice colliding in one blob must not swap)
+        parts = [((c[0] + 0.5) * s - 0.5, (c[1] + 0.5) * s - 0.5) for c in centres]
+        best_perm, best_cost = None, math.inf
+        for perm in itertools.permutations(range(len(trs)), n_parts):
+            total = 0.0
+            for j, k in enumerate(perm):
                 tr = trs[k]
-                sel = pts[lab == j]
-                if not len(sel):
-                    continue
-                tr.add(self.frame_index, t, parts[j][0], parts[j][1])
-                x0, y0 = sel.min(axis=0)
-                x1, y1 = sel.max(axis=0)
-                tr.bbox = (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1))
-                tr.area = float(len(sel))
-                tr.gone = False
+                px, py = parts[j]
+                qx, qy = tr.predict(t)
+                total += math.hypot(px - qx, py - qy) + math.hypot(px - tr.xs[-1], py - tr.ys[-1])
+            if total < best_cost:
+                best_perm, best_cost = perm, total
+        for j, k in enumerate(best_perm):
+            tr = trs[k]
+            sel = pts[lab == j]
+            if not len(sel):
+                continue
+            tr.add(self.frame_index, t, parts[j][0], parts[j][1])
+            x0, y0 = sel.min(axis=0)
+            x1, y1 = sel.max(axis=0)
+            tr.bbox = (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1))
+            tr.area = float(len(sel))
+            tr.gone = False
+
+    def _take_up(self, blobs: list[int], claims: dict, labels, stats, cents, t: float) -> None:
+        """The blobs no die claimed: a die that briefly left the view comes back, or a new
+        die (one coming into view, out from under the hand, or where one lay)."""
+        s = self._s
         # A blob no die claimed: a die coming into view (again) or one more die.
         border_now: list[tuple[float, float]] = []  # blobs kept from birth by the border
         for b in blobs:
@@ -711,7 +643,10 @@ class ThrowTracker:
             tr.bbox = (x, y, w, h)
             tr.area = float(a)
         self._border_prev = border_now
-        # Blips (noise, a shadow's edge) that were seen once or twice and vanished are forgotten.
+
+    def _forget_blips(self, drop: set[int]) -> None:
+        """Forget the dice to ``drop`` and blips (noise, a shadow's edge) that were seen
+        once or twice and vanished."""
         self._tracks = [
             tr
             for tr in self._tracks
@@ -754,10 +689,12 @@ class ThrowTracker:
         return best[1]
 
     # ----------------------------------------------------------------- geometry
-    def hit_wall(self, times: list[float], xs: list[float], ys: list[float]) -> bool:
-        """Whether a path touched the back wall: on a frame, or in a rebound between frames
+    def hit_wall(self, times: list[float], xs: list[float], ys: list[float],
+                 others: list[DieTrack] = ()) -> bool:
+        """Whether a path touched the back wall, the other dice's paths ``others`` beside it
         (see ``TableGeometry.hit_wall``)."""
-        return self.geometry.hit_wall(times, xs, ys)
+        paths = [(o.times, o.xs, o.ys) for o in others]
+        return self.geometry.hit_wall(times, xs, ys, paths)
 
     def left_area(self, xs: list[float], ys: list[float], gone: bool, vel=(0.0, 0.0)) -> bool:
         """Whether a path's centre left the area (R-I1 ``any_time``), at the frame rate seen so
@@ -784,6 +721,38 @@ class ThrowTracker:
         x1, y1 = x + w + 2, y + h + 2
         self._bg[y0:y1, x0:x1] = work[y0:y1, x0:x1]
         self._bg8[y0:y1, x0:x1] = work[y0:y1, x0:x1]
+
+    def _one_die_seen_twice(
+        self, frame: np.ndarray, found: list[DieTrack], silhouettes: RestSilhouettes
+    ) -> list[DieTrack]:
+        """The resting dice, less a second track on one die: two tracks at rest closer than
+        two dice lie whose pixels (shadows left out, on the full-resolution rest frame) are
+        too few for two dice. A die with its long shadow makes a blob too big for one die in
+        the work image, so it may be followed as two."""
+        die = self._die
+        h, w = frame.shape[:2]
+        out = list(found)
+        for a, b in itertools.combinations(found, 2):
+            if a not in out or b not in out:
+                continue
+            (ax, ay), (bx, by) = a.last, b.last
+            if math.hypot(ax - bx, ay - by) >= 1.2 * die:
+                continue
+            r = int(die) + 2
+            x0, y0 = max(0, int(min(ax, bx)) - r), max(0, int(min(ay, by)) - r)
+            x1, y1 = min(w, int(max(ax, bx)) + r + 1), min(h, int(max(ay, by)) + r + 1)
+            roi = frame[y0:y1, x0:x1]
+            felt = silhouettes.felt(x0, y0, x1, y1, roi)
+            if felt is None or felt.shape != roi.shape:
+                continue
+            mask, xx, yy = silhouettes.die_mask(roi, felt, x0, y0)
+            on = mask > 0
+            if int(on.sum()) >= 1.4 * die * die:
+                continue  # room for two dice
+            near_a = (xx - ax) ** 2 + (yy - ay) ** 2 < (xx - bx) ** 2 + (yy - by) ** 2
+            mine_a = int((on & near_a).sum())
+            out.remove(b if mine_a >= int(on.sum()) - mine_a else a)
+        return out
 
     def _observe(
         self, frame: np.ndarray, work: np.ndarray, t: float, index: int | None = None
@@ -818,6 +787,7 @@ class ThrowTracker:
             self._hand_seen,
             self.settings.diff_threshold,
         )
+        found = self._one_die_seen_twice(frame, found, silhouettes)
         boxes, shapes = [], []
         for tr in found:
             box, squareness = silhouettes.rest_box(frame, tr, [o for o in found if o is not tr])
@@ -833,8 +803,11 @@ class ThrowTracker:
             ]
             readings = list(self.reader.read_at(frame, sized, die_px=self._die))
         values, cocked = judge_cocked(
-            silhouettes, self.settings, self.reader, frame, boxes, readings
+            silhouettes, self.settings.cocked, self.reader, frame, boxes, readings
         )
+        def others(tr: DieTrack) -> list[DieTrack]:
+            return [o for o in found + gone if o is not tr]
+
         dice: list[DieObservation] = []
         for i, tr in enumerate(found):
             rd = readings[i] if i < len(readings) else None
@@ -844,7 +817,7 @@ class ThrowTracker:
                     value=values[i] if i < len(values) else None,
                     confidence=0.0 if rd is None else float(rd.confidence),
                     cocked=cocked[i],
-                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys),
+                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys, others(tr)),
                     left_area=self.left_area(tr.xs, tr.ys, False),
                     at_rest_in_area=self.geometry.inside(cx, cy),
                     center=(cx, cy),
@@ -859,7 +832,7 @@ class ThrowTracker:
                     value=None,
                     confidence=0.0,
                     cocked=False,
-                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys),
+                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys, others(tr)),
                     left_area=self.left_area(tr.xs, tr.ys, True, tr.velocity()),
                     at_rest_in_area=False,
                     center=None,

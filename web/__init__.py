@@ -84,7 +84,11 @@ def create_app(table, test_config: dict | None = None) -> Flask:
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
-        return _error_response(exc.code or 500, exc.name)
+        body, code = _error_response(exc.code or 500, exc.name)
+        # keep what the error's own headers say (Allow on a 405, Retry-After ...)
+        extra = {k: v for k, v in exc.get_headers() if k.lower() not in (
+            "content-type", "content-length")}
+        return body, code, extra
 
     @app.errorhandler(Exception)
     def _server_error(exc: Exception):

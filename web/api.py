@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from fractions import Fraction
 from importlib import resources
 
@@ -120,6 +121,28 @@ def commands():
     return jsonify({"seq": table().state()["seq"], "events": events})
 
 
+@bp.post("/calibration")
+@operator_api
+def calibration():
+    """The calibration tapped on the phone: written into the config file, drawn on its frame."""
+    from web.calibrate import CalibrationRefused
+
+    calibrator = current_app.config.get("CALIBRATOR")
+    if calibrator is None:
+        return jsonify({"error": "this table was started without a camera to calibrate"}), 404
+    body = _json_body()
+    try:
+        warnings = calibrator.apply(body)
+    except CalibrationRefused as exc:
+        return jsonify({"error": str(exc)}), 400
+    except OSError as exc:
+        return jsonify({"error": f"cannot write {calibrator.config_path}: {exc.strerror}"}), 503
+    log.info("calibration written to %s by the operator", calibrator.config_path)
+    return jsonify({"file": str(calibrator.config_path), "warnings": warnings,
+                    "picture": "/operator/calibrate/picture.png",
+                    "restart": True})
+
+
 @bp.get("/audit")
 @operator_api
 def audit():
@@ -132,14 +155,12 @@ def odds():
     from tablectl.odds import side_bet_win_probability
 
     args = request.args
-    kind = args.get("kind", "")
-    try:
-        stake_for = int(args.get("stake_for", "1"))
-        stake_against = int(args.get("stake_against", "1"))
-        if not (0 < stake_for < 10**9 and 0 < stake_against < 10**9):
-            raise ValueError
-    except ValueError:
-        return jsonify({"error": "stake_for and stake_against must be whole units > 0"}), 400
+    problem = _odds_query_problem(args)
+    if problem:
+        return jsonify({"error": problem}), 400
+    kind = args["kind"]
+    stake_for = int(args.get("stake_for", "1"))
+    stake_against = int(args.get("stake_against", "1"))
     terms: dict = {}
     try:
         if kind in ("hardway", "number"):
@@ -175,6 +196,30 @@ def odds():
         "fair_stakes": _fair(p),
         "summary": summary,
     })
+
+
+KINDS = ("line", "point", "come", "hardway", "number", "proposition")
+OUTCOMES = re.compile(r"^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$")
+
+
+def _odds_query_problem(args) -> str | None:
+    """What is wrong with an odds query (as the OpenAPI document bounds it), or None."""
+    if args.get("kind") not in KINDS:
+        return f"kind must be one of {', '.join(KINDS)}"
+    bounds = {"stake_for": (1, 999_999_999), "stake_against": (1, 999_999_999),
+              "number": (2, 12), "within": (1, 1000)}
+    for name, (low, high) in bounds.items():
+        if name in args:
+            raw = args[name]
+            if not re.fullmatch(r"-?[0-9]{1,12}", raw) or not low <= int(raw) <= high:
+                return f"{name} must be a whole number {low}..{high}"
+    for name in ("wins", "loses"):
+        if name in args and not OUTCOMES.match(args[name]):
+            return f"{name} must list totals and combinations like 8,6-5,3-3"
+    for name in ("for", "against"):
+        if len(args.get(name, "")) > 40:
+            return f"{name} must be a player's name (at most 40 characters)"
+    return None
 
 
 def _fair(p: Fraction) -> str:

@@ -3,7 +3,7 @@
 The language is the ``?lang=`` of the request (then kept in a ``lang`` cookie), else the cookie,
 else the best match of the browser's ``Accept-Language``. English is the catalogs' source text;
 ``web/translations/ru/LC_MESSAGES/messages.po`` holds the Russian, compiled to ``messages.mo``
-(both committed; ``tools/i18n.sh`` re-extracts and compiles them).
+(both committed; docs/dashboard.md says how to update them).
 """
 
 from __future__ import annotations

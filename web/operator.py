@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 
 import segno
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from web import forms, texts
 from web.guard import current_session, operator_page
@@ -66,3 +66,42 @@ def qr_svg():
 
 def _calibration_available() -> bool:
     return current_app.config.get("CALIBRATOR") is not None
+
+
+def calibrator():
+    c = current_app.config.get("CALIBRATOR")
+    if c is None:
+        abort(404)
+    return c
+
+
+@bp.get("/calibrate")
+@operator_page
+def calibrate_page():
+    calibrator()
+    return render_template("calibrate.html", csrf_token=current_session().csrf_token)
+
+
+@bp.get("/calibrate/frame.png")
+@operator_page
+def calibrate_frame():
+    from web.calibrate import CalibrationRefused
+
+    try:
+        png = calibrator().fresh_frame_png()
+    except CalibrationRefused as exc:
+        return Response(str(exc), status=503, mimetype="text/plain")
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/calibrate/picture.png")
+@operator_page
+def calibrate_picture():
+    png = calibrator().picture
+    if png is None:
+        abort(404)
+    response = Response(png, mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -107,16 +107,18 @@ class Server:
             self.app.extensions["tablectl.sessions"].close()
 
 
-def start(table, *, host: str, port: int, state_dir: Path, test_config: dict | None = None
-          ) -> Server:
+def start(table, *, host: str, port: int, state_dir: Path, calibrator=None,
+          test_config: dict | None = None) -> Server:
     """Serve ``table``'s dashboard on ``host:port`` (port 0: any free port) in the background.
 
     state_dir: where the PIN hash, the sessions and the failed-login count are kept; the PIN is
         set here on the first start (``Server.new_pin``).
+    calibrator: a ``web.calibrate.Calibrator`` (fresh frames and the config file to write) for
+        the calibration screen; None hides it.
     """
     state_dir = Path(state_dir)
     pin = ensure_pin(state_dir)
-    config = {"STATE_DIR": state_dir, "SSE_MAX_STREAMS": STREAM_SLOTS}
+    config = {"STATE_DIR": state_dir, "SSE_MAX_STREAMS": STREAM_SLOTS, "CALIBRATOR": calibrator}
     config.update(test_config or {})
     app = create_app(table, config)
     wsgi = waitress.create_server(

@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections import OrderedDict
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
-from web import texts
+from web import i18n, texts
 
 bp = Blueprint("stream", __name__)
 
@@ -51,6 +52,28 @@ def _since() -> int | None:
     return None
 
 
+class FormatCache:
+    """Each journal event formatted once per language, for every stream: fifty phones wake
+    at one event, and only the first formats it."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self._lock = threading.Lock()
+        self._items: OrderedDict[tuple, str] = OrderedDict()
+        self._size = size
+
+    def get(self, key: tuple, make) -> str:
+        with self._lock:
+            text = self._items.get(key)
+            if text is not None:
+                return text
+        text = make()
+        with self._lock:
+            self._items[key] = text
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return text
+
+
 def format_event(seq: int, event: dict) -> str:
     data = dict(event)
     data["text"] = texts.describe(event)
@@ -77,6 +100,8 @@ def events():
     keepalive = float(cfg["SSE_KEEPALIVE_SECONDS"])
     wait = min(float(cfg["SSE_WAIT_SECONDS"]), keepalive)
     gone = request.environ.get("waitress.client_disconnected", lambda: False)
+    cache: FormatCache = current_app.extensions.setdefault("tablectl.sse_cache", FormatCache())
+    lang = i18n.current_language()
 
     def generate():
         seq = since
@@ -89,9 +114,17 @@ def events():
                 now = time.monotonic()
                 if items:
                     chunk = []
+                    index, row = 0, None
                     for s, event in items:
-                        chunk.append(format_event(s, event))
-                        if s > seq and event.get("event") != "table_status":
+                        index = index + 1 if s == row else 0
+                        row = s
+                        if event.get("event") == "table_status":  # live, never cached
+                            chunk.append(format_event(s, event))
+                            continue
+                        # a journal row's events never change: (seq, place, language) is a key
+                        chunk.append(cache.get((s, index, lang),
+                                               lambda s=s, e=event: format_event(s, e)))
+                        if s > seq:
                             seq = s
                     yield "".join(chunk)
                     last = now

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from tablectl.commands.run import run_until_stopped, setup_logging
-    from tablectl.config import load_config
+    from tablectl.config import ConfigError, load_config
     from tablectl.demo.camera import SimulatedCamera
     from tablectl.demo.players import DemoPlayers
     from tablectl.journal import JournalError
@@ -50,22 +50,23 @@ def run(args: argparse.Namespace) -> int:
         print("tablectl demo: --port must be 1..65535", file=sys.stderr)
         return 2
     setup_logging()
-    config = load_config(None)
+    try:
+        config = load_config(None)
+    except ConfigError as exc:
+        print(f"tablectl demo: {exc}", file=sys.stderr)
+        return 2
     journal = args.journal
     if journal is None:
         journal = Path(tempfile.mkdtemp(prefix="tablectl-demo-")) / "journal.sqlite"
     print(f"journal: {journal}", flush=True)
     camera = SimulatedCamera(config.camera.size if config.camera.source == "simulator"
                              else (640, 480), fps=60.0, speed=args.speed, seed=args.seed)
-    try:
-        from gpiozero.pins.mock import MockFactory
+    from gpiozero.pins.mock import MockFactory
 
-        from tablectl.lights import Lights
+    from tablectl.lights import Lights
 
-        lights = Lights(config.lights.pins, active_high=config.lights.active_high,
-                        pin_factory=MockFactory())
-    except ImportError:  # pragma: no cover - tablectl.lights lands with the Pi's work
-        lights = None
+    lights = Lights(config.lights.pins, active_high=config.lights.active_high,
+                    pin_factory=MockFactory())
     try:
         from tablectl.table import dice_readers
 

@@ -1,4 +1,4 @@
-"""``tablectl read IMAGE... [--json] [--annotate DIR]``: find and read the dice in still images.
+"""``tablectl read IMAGE... [--json] [--annotate DIR] [--dice PROFILE]``: find and read the dice in still images.
 
 With ``--json`` one object per image on its own line (DESIGN.md)::
 
@@ -27,6 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per image per line")
     p.add_argument("--annotate", metavar="DIR", type=Path,
                    help="write each image with its dice outlined and read into DIR (PNG)")
+    p.add_argument("--dice", metavar="PROFILE", type=Path, default=None,
+                   help="read with the profile of the pair on the table (tablectl dice learn)")
     p.add_argument("--die-px", type=float, default=None,
                    help="a die's edge in pixels, if known (default: assume a 640-wide view)")
     p.set_defaults(func=run)
@@ -51,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         print("tablectl read: --die-px must be a positive number of pixels", file=sys.stderr)
         return 2
     try:
-        reader = DiceReader()
+        reader = DiceReader(profile=args.dice)
     except ReaderError as exc:
         print(f"tablectl read: {exc}", file=sys.stderr)
         return 2

@@ -35,11 +35,8 @@ def setup_logging() -> None:
 
 def serve(table: Any, host: str, port: int) -> Any:
     """Start the dashboard on the table and print where it is (and a new operator PIN)."""
-    try:
-        from web.serve import start
-    except ImportError as exc:  # pragma: no cover - web.serve lands with the dashboard
-        logging.getLogger("tablectl").warning("no dashboard: %s", exc)
-        return None
+    from web.serve import start
+
     server = start(table, host=host, port=port, state_dir=table.state_dir)
     print(f"dashboard: {server.url}", flush=True)
     if server.new_pin:
@@ -62,6 +59,7 @@ def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None) -> 
         table.start()
         if also is not None:
             also.start()
+        logging.getLogger("tablectl").info("table running; SIGTERM or Ctrl-C stops it")
         while not stop.wait(0.5):
             pass
         logging.getLogger("tablectl").info("stopping")
@@ -70,8 +68,11 @@ def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None) -> 
         if also is not None:
             also.stop()
         if server is not None:
-            server.stop(timeout=2.0)
+            server.stop(timeout=1.5)
+        seq = table.state()["seq"]
         table.close()
+        logging.getLogger("tablectl").info("stopped: camera off, lamps off, journal closed at "
+                                           "row %d", seq)
         for s, handler in previous.items():
             signal.signal(s, handler)
 

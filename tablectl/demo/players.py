@@ -28,6 +28,12 @@ BUY_IN = 1000
 BROKE = 60  # a player with less free and nothing at stake leaves and buys in again (R-O3)
 
 
+def _round(view: dict) -> tuple:
+    """Which throw the table last decided (its row, and how it was ruled)."""
+    last = view.get("last_throw") or {}
+    return last.get("throw"), last.get("kind"), str(last.get("ruled"))
+
+
 class DemoPlayers:
     """Four bot players and the operator of ``tablectl demo``.
 
@@ -50,7 +56,7 @@ class DemoPlayers:
         self._ids = itertools.count(1)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._done_seq = -1  # the table's seq when the players were last done betting
+        self._done_for: tuple | None = None  # the throw after which they last bet
         self.refused = 0
 
     # ------------------------------------------------------------------ running
@@ -64,8 +70,9 @@ class DemoPlayers:
             self._thread.join(timeout=2.0)
 
     def ready(self, waited: float) -> bool:
-        """For the camera: the players are done betting since the last throw (or gave up)."""
-        return self._done_seq >= 0 or waited > 20.0
+        """For the camera: the players are done betting since the last throw (or, after 20 s
+        of the camera's time, they let the shooter throw anyway)."""
+        return self._done_for == _round(self.table.state()) or waited > 20.0
 
     def _main(self) -> None:
         seq = self.table.state()["seq"]
@@ -76,23 +83,19 @@ class DemoPlayers:
             if got:
                 seq = max(seq, max(s for s, _ in got))
             view = self.table.state()
-            game = view["state"]
             if view["pending_ruling"] is not None:
-                self._done_seq = -1
-                waited = self.camera_seconds(pending_since)
                 if pending_since is None:
                     pending_since = self._now()
-                elif waited >= self.operator_delay:
+                elif self.camera_seconds(pending_since) >= self.operator_delay:
                     self._operator_rules(view)
                     pending_since = None
                 continue
             pending_since = None
-            if game["rolling"] or view["play_stopped"]:
-                self._done_seq = -1
+            if view["state"]["rolling"] or view["play_stopped"]:
                 continue
-            if self._done_seq < 0:
-                self._between_throws(game)
-                self._done_seq = self.table.state()["seq"]
+            if self._done_for != _round(view):  # a throw was decided since they last bet
+                self._between_throws(view["state"])
+                self._done_for = _round(self.table.state())
 
     @staticmethod
     def _now() -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 
 import pytest
@@ -240,9 +241,11 @@ def test_on_a_pi_gpiozero_chooses_the_factory(monkeypatch, caplog):
     from gpiozero import Device
 
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")  # gpiozero's default, made to be mock
+    monkeypatch.delenv("LG_WD", raising=False)  # lgpio's folder: the working one, else this
     previous = Device.pin_factory
     try:
         with Lights({"throw": 17}) as lamps:
+            assert os.access(os.environ["LG_WD"], os.W_OK)
             assert lamps.pin_factory is None  # left to gpiozero
             assert type(Device.pin_factory).__name__ == "MockFactory"
         assert not [r for r in caplog.records if "MockFactory" in r.getMessage()]

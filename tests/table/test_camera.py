@@ -149,3 +149,46 @@ def test_a_camera_fault_mid_throw_invents_nothing_and_play_resumes(journal_path,
         assert [r.command["command"] for r in throws] == ["throw", "throw"]
         assert [r.command["dice"] for r in throws] == [[3, 2], [3, 2]]
         assert during["seq"] < throws[1].seq
+
+
+def test_a_throw_seen_while_the_journal_cannot_be_written_is_held_then_kept(
+        journal_path, evening, reader):
+    seen = {}
+
+    def journal_goes_read_only():
+        t._journal._conn.execute("PRAGMA query_only = 1")  # SQLite's own switch
+
+    def journal_comes_back():
+        wait_until(lambda: not t.state()["journal"]["ok"])
+        seen["during"] = t.state()
+        t._journal._conn.execute("PRAGMA query_only = 0")
+
+    t, _ = camera_table(journal_path, evening[:3], reader,
+                        hooks={0: journal_goes_read_only, 2: journal_comes_back})
+    with t:
+        play(t, OPENING)
+        t.start()
+        wait_until(lambda: source_done(t))
+        during = seen["during"]
+        assert during["play_stopped"].startswith("journal fault")
+        assert during["seq"] == len(OPENING)  # nothing was recorded meanwhile
+        first = [r for name, r in camera_rows(t) if name == "throw"][0]
+        # the throw of clip 0, seen while the journal was read-only, with its observation
+        assert first.command["dice"] == [3, 2] and first.extra["observation"]["dice"]
+        assert t.state()["journal"] == {"ok": True, "fault": None}
+
+
+def test_a_third_die_goes_to_the_operator_with_an_alert(journal_path, reader):
+    clips = session(4, [S.EXTRA_DIE])
+    t, _ = camera_table(journal_path, clips, reader)
+    with t:
+        play(t, OPENING)
+        t.start()
+        wait_until(lambda: source_done(t))
+        view = t.state()
+        assert view["pending_ruling"] is not None and view["pending_ruling"]["rule"] == "R-I2"
+        assert "3 dice" in view["alert"]
+        assert view["lights"]["warning"] == "blink"  # the alert (its source has ended: fault)
+        t.submit({"command": "operator_ruling", "void": True, "why": "a stray die"},
+                 by="operator")
+        assert t.state()["alert"] is None

@@ -169,3 +169,81 @@ def test_close_is_idempotent_and_ends_play(journal_path):
     t.close()
     with pytest.raises(TableFault, match="closed"):
         t.submit(OPENING[0])
+
+
+def test_new_dice_are_read_with_their_own_profile(journal_path):
+    from vision.simulator import Table as SimTable
+    from vision.tracker import ThrowTracker
+
+    pair0, pair1 = object(), object()  # a reader per pair (R-E2); only their identity matters
+    tracker = ThrowTracker(SimTable((640, 480)).calibration, reader=pair0)
+    with Table(Journal.open(journal_path), tracker=tracker, readers=[pair0, pair1]) as t:
+        play(t, OPENING)
+        events = t.submit({"command": "change_dice"})  # at the come-out: at once (R-X1)
+        assert events[0]["event"] == "dice_changed" and events[0]["pair"] == 1
+        assert tracker.reader is pair1
+    tracker.reader = None
+    with Table(Journal.open(journal_path), tracker=tracker, readers=[pair0, pair1]) as t:
+        assert t.state()["state"]["dice_pair"] == 1 and tracker.reader is pair1
+
+
+def test_the_lamps_hear_only_what_is_on_disk(journal_path):
+    from tests.table.conftest import RecordingLights
+
+    shown = []
+    lights = RecordingLights(on_show=lambda states: shown.append(
+        (dict(states), committed_seq(journal_path))))
+    with Table(Journal.open(journal_path), lights=lights) as t:
+        play(t, OPENING)
+        t.submit({"command": "throw", "dice": [2, 2]})
+        seq = t.state()["seq"]
+    point = [(states, on_disk) for states, on_disk in shown if states.get("point_4") == "on"]
+    assert point and point[0][1] == seq  # the point lamp lit once its throw was committed
+    assert lights.closed
+
+
+def test_dice_that_did_not_move_go_to_the_operator_with_an_alert(table):
+    from vision.observation import DieObservation, ThrowObservation
+
+    def lying(value, x):
+        return DieObservation(value, 0.99, False, True, False, True, (x, 200.0), moved=False)
+
+    play(table, OPENING)
+    table.play_observation(ThrowObservation([lying(3, 300.0), lying(4, 360.0)], 10, 40,
+                                            unmoved=2))
+    view = table.state()
+    assert view["pending_ruling"]["rule"] == "R-I2"
+    assert view["alert"] == "2 dice did not move since the last throw: were the dice thrown?"
+    assert view["lights"]["warning"] == "blink" and view["lights"]["ruling"] == "on"
+    # the next throw waits for the operator: kept as refused (R-I2), the ruling still pending
+    moved = [DieObservation(v, 0.99, False, True, False, True, (x, 220.0))
+             for v, x in ((5, 280.0), (6, 380.0))]
+    events = table.play_observation(ThrowObservation(moved, 60, 90))
+    assert events[0]["event"] == "throw_refused" and events[0]["rule"] == "R-I2"
+    assert table.state()["pending_ruling"]["throw"] == view["pending_ruling"]["throw"]
+    table.submit({"command": "operator_ruling", "void": True, "why": "not thrown"},
+                 by="operator")
+    assert table.state()["alert"] is None
+
+
+def test_an_override_of_the_last_throw_is_shown_on_that_throw(table):
+    play(table, OPENING)
+    table.submit({"command": "throw", "dice": [1, 1]})  # craps: the faders win (R-B3, R-C7)
+    n = table.state()["seq"]
+    events = table.submit({"command": "operator_ruling", "dice": [5, 6], "why": "misread"},
+                          by="operator")
+    assert events[0]["override"] is True and "natural" in [e["event"] for e in events]
+    last = table.state()["last_throw"]
+    assert last["throw"] == n and last["kind"] == "operator" and last["ruled"] == [5, 6]
+    assert table.state()["state"]["balances"] == {"ann": 110, "bob": 90}
+
+
+def test_a_restart_finds_a_ruling_asked_for_long_ago(journal_path):
+    with Table(Journal.open(journal_path)) as t:
+        play(t, OPENING)
+        t.submit(COCKED, by="camera")
+        n = t.state()["seq"]
+        for i in range(450):  # the ruling waits while players come and go (R-O2, R-O3)
+            t.submit({"command": "join", "player": f"guest{i}", "buy_in": 1})
+    with Table(Journal.open(journal_path)) as t:
+        assert t.state()["pending_ruling"]["throw"] == n

@@ -192,28 +192,29 @@ def finds(*dice) -> list[DieReading]:
         (((235, 235, 235), (225, 232, 238)), False),  # two white dice under warm light
     ],
 )
-def test_two_close_finds_are_two_dice_only_when_their_bodies_differ_in_hue(bodies, two):
+def test_two_close_finds_are_two_dice_only_when_their_bodies_differ_in_hue(reader, bodies,
+                                                                           two):
     from vision.dice import _two_bodies
 
     a, b = finds((5, (60.0, 60.0), False), (5, (60.0 + DIE, 60.0), False))
-    assert _two_bodies(two_touching(*bodies), a, b) is two
+    assert _two_bodies(two_touching(*bodies), a, b, reader.tuning) is two
 
 
-def test_a_body_colour_off_the_frame_is_no_colour():
+def test_a_body_colour_off_the_frame_is_no_colour(reader):
     from vision.dice import _body_colour
 
     frame = np.full((40, 60, 3), (200, 60, 20), np.uint8)  # all blue
-    assert _body_colour(frame, (30.0, 20.0), 20.0)[0] > 30
-    assert _body_colour(frame, (200.0, 20.0), 20.0) == (0.0, 0.0)
+    assert _body_colour(frame, (30.0, 20.0), 20.0, reader.tuning)[0] > 30
+    assert _body_colour(frame, (200.0, 20.0), 20.0, reader.tuning) == (0.0, 0.0)
 
 
-def test_a_flagged_or_unread_find_is_never_taken_for_a_second_die():
+def test_a_flagged_or_unread_find_is_never_taken_for_a_second_die(reader):
     from vision.dice import _two_bodies
 
     frame = two_touching((200, 60, 20), (20, 220, 230))  # blue and yellow
     for a, b in (finds((5, (60.0, 60.0), True), (5, (60.0 + DIE, 60.0), False)),
                  finds((None, (60.0, 60.0), False), (5, (60.0 + DIE, 60.0), False))):
-        assert not _two_bodies(frame, a, b)
+        assert not _two_bodies(frame, a, b, reader.tuning)
 
 
 def test_touching_dice_read_where_they_lie(reader):
@@ -405,10 +406,10 @@ def first_classifier_only(to: Path) -> DiceReader:
 
 
 def test_a_crop_the_first_classifier_is_unsure_of_is_put_to_the_second_opinions(reader):
-    """Crops the first classifier reads at ``_ASK_BELOW`` or more keep its probabilities; the
-    others (unless it calls them no die at ``_NO_DIE`` or more) get the average of all three,
+    """Crops the first classifier reads at ``ask_below`` or more keep its probabilities; the
+    others (unless it calls them no die at ``no_die`` or more) get the average of all three,
     with the largest "cocked" of the three: a lean any one of them sees is heeded."""
-    from vision.dice import _ASK_BELOW, _NO_DIE, BACKGROUND, COCKED, _probabilities
+    from vision.dice import BACKGROUND, COCKED, _probabilities
     from vision.dice_crop import crop_die, die_angle
 
     assert len(reader._second) == 2
@@ -424,7 +425,8 @@ def test_a_crop_the_first_classifier_is_unsure_of_is_put_to_the_second_opinions(
     first = _probabilities(reader._cls, blob)
     others = [_probabilities(net, blob) for net in reader._second]
     got = reader._softmax(crops)
-    asked = (first.max(axis=1) < _ASK_BELOW) & (first[:, BACKGROUND] < _NO_DIE)
+    t = reader.tuning
+    asked = (first.max(axis=1) < t.ask_below) & (first[:, BACKGROUND] < t.no_die)
     assert 0 < asked.sum() < len(crops)
     np.testing.assert_allclose(got[~asked], first[~asked])
     mean = (first + others[0] + others[1]) / 3
@@ -479,7 +481,7 @@ def test_a_find_cut_too_small_is_cut_again_where_the_detector_looks_closer(reade
     cut at that size the crop shows no whole face and the classifier calls it no die. Cut again
     where the detector, looking closer, puts it, it reads four. Nothing else on the tray
     changes and nothing is misread."""
-    import vision.dice as dice_module
+    from dataclasses import replace
 
     frame, truth = still("dark_die_lost")
     pairs, fp = pair_up(truth, reader.find(frame))
@@ -487,7 +489,23 @@ def test_a_find_cut_too_small_is_cut_again_where_the_detector_looks_closer(reade
     assert got == [(v, v) for v, *_ in truth]
     assert fp == 0
 
-    monkeypatch.setattr(dice_module, "_RESCUE_HEAT", math.inf)  # no find is rescued
+    # no find is rescued
+    monkeypatch.setattr(reader, "tuning", replace(reader.tuning, rescue_heat=math.inf))
     pairs, fp = pair_up(truth, reader.find(frame))
     without = [(v, d.value if d is not None else "missed") for v, d in pairs]
     assert without == [(v, v) for v, *_ in truth[:-1]] + [(4, "missed")]
+
+
+def test_the_card_must_name_every_threshold_and_no_other(tmp_path):
+    """Every threshold of the reader comes from the card's "thresholds": one missing, or one
+    the reader does not know, is refused when it loads (naming it), not used as a default."""
+    import json
+
+    copy_models(tmp_path)
+    card = json.loads((tmp_path / "dice_reader.json").read_text())
+    assert DiceReader(tmp_path).tuning.sure == card["thresholds"]["sure"]
+    del card["thresholds"]["sure"]
+    card["thresholds"]["surest"] = 0.99
+    (tmp_path / "dice_reader.json").write_text(json.dumps(card))
+    with pytest.raises(ReaderError, match="missing sure; unknown surest"):
+        DiceReader(tmp_path)

@@ -100,12 +100,14 @@ def test_two_flat_dice_touching_are_not_believed_to_lean(judge):
 
 
 def _observe(seed: int, scenario: str, **settings):
+    from vision.cocked_cues import CockedSettings
     from vision.dice import DiceReader
     from vision.simulator import simulate_throw
     from vision.tracker import ThrowTracker, TrackerSettings
 
     clip = simulate_throw(seed=seed, scenario=scenario)
-    tracker = ThrowTracker(clip.calibration, DiceReader(), TrackerSettings(**settings),
+    settings = TrackerSettings(cocked=CockedSettings(**settings))
+    tracker = ThrowTracker(clip.calibration, DiceReader(), settings,
                            annotate=False)
     (obs,) = [o for t, f in clip.frames if (o := tracker.feed(t, f)) is not None]
     return clip, obs

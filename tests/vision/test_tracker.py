@@ -14,9 +14,18 @@ import numpy as np
 import pytest
 
 from tablectl.cli import main
-from tests.vision.tracker_synth import CAL, DIE, WALL_Y, SynthDie, background, draw_die, throw
+from tests.vision.tracker_synth import (
+    CAL,
+    DIE,
+    PIPS,
+    WALL_Y,
+    SynthDie,
+    background,
+    draw_die,
+    throw,
+)
 from vision.calibration import Calibration
-from vision.cocked_cues import leans_on_wall
+from vision.cocked_cues import CockedSettings, foreshortened, leans_on_wall, top_face_shape
 from vision.throw_geometry import TableGeometry
 from vision.tracker import ThrowTracker, TrackerSettings, choose_scale
 
@@ -336,7 +345,7 @@ def test_replay_with_the_reader_reads_and_flags_every_fixture_clip_as_its_truth(
     """With the reader (and its lean model): each flat die's face, each die's cocked flag, and
     the ruling's kind as the truth calls for (R-I1, R-I2, R-I3); 09's flag on the die that
     leans, not its flat partner."""
-    from bench.tracker import truth_ruling
+    from tests.support.throws import truth_ruling
 
     clips = _clip_dirs()
     if not clips:
@@ -428,7 +437,7 @@ def test_a_die_leaning_on_the_wall_is_flagged_cocked_by_the_wall_cue():
     flat_y = WALL_Y + 0.5 * DIE  # a flat die touching the wall
     frames = _path_frames([(200, 400, 200, lean_y, 3), (420, 400, 420, flat_y, 4)])
     for geometric, expect in ((True, [True, False]), (False, [False, False])):
-        tracker = ThrowTracker(CAL, settings=TrackerSettings(geometric_cocked=geometric))
+        tracker = ThrowTracker(CAL, settings=TrackerSettings(cocked=CockedSettings(geometric_cocked=geometric)))
         (obs,), _ = run(frames, tracker)
         leaning, flat = sorted(obs.dice, key=lambda d: d.center[0])
         assert [leaning.cocked, flat.cocked] == expect
@@ -457,7 +466,7 @@ def test_wall_cue_asks_where_the_top_face_sits_in_the_silhouette():
     """A flat die at the wall shows its front faces below its top (the top is wall-ward of the
     silhouette's centre); a die leaning on the wall shows the face that was against it above
     its top (the top is not wall-ward): only the second is cocked."""
-    geometry, settings = TableGeometry(CAL), TrackerSettings()
+    geometry, settings = TableGeometry(CAL), CockedSettings()
     box = ((300.0, WALL_Y + 0.35 * DIE), (DIE, 1.2 * DIE), 0.0)
     flat_top = _reading((300.0, WALL_Y + 0.2 * DIE))
     leaning_top = _reading((300.0, WALL_Y + 0.38 * DIE))
@@ -476,7 +485,7 @@ def test_wall_cue_weighs_the_distance_to_the_wall_and_the_readers_belief_if_aske
     """A top only a little wall-ward of the silhouette (a steep lean, or a flat die seen from
     nearly above) is judged by how near the wall the silhouette reaches (a leaning die's nearer
     than a flat one's can) and, with ``wall_share_weight``, by the reader's cocked_share."""
-    geometry, settings = TableGeometry(CAL), TrackerSettings()
+    geometry, settings = TableGeometry(CAL), CockedSettings()
     near = ((300.0, WALL_Y + 0.35 * DIE), (DIE, 1.2 * DIE), 0.0)
     steep_top = _reading((300.0, WALL_Y + 0.26 * DIE), share=0.05)
     assert leans_on_wall(geometry, settings, near, steep_top)
@@ -485,7 +494,7 @@ def test_wall_cue_weighs_the_distance_to_the_wall_and_the_readers_belief_if_aske
     flat_top = _reading((300.0, WALL_Y + 0.41 * DIE), share=0.05)
     assert not leans_on_wall(geometry, settings, farther, flat_top)
     # the reader's belief, weighed in (the weights tuned for an earlier reader)
-    weighed = TrackerSettings(wall_share_weight=0.1, wall_top_shift=0.135, wall_near=0.5)
+    weighed = CockedSettings(wall_share_weight=0.1, wall_top_shift=0.135, wall_near=0.5)
     top = (300.0, WALL_Y + 0.26 * DIE)
     assert not leans_on_wall(geometry, weighed, near, _reading(top, share=0.05))
     assert leans_on_wall(geometry, weighed, near, _reading(top, share=0.5))
@@ -563,7 +572,7 @@ def _pair_throw(dice, shares, geometric=True, confidence=0.95, **settings):
     frames += [((31 + i) / 60, frames[-1][1].copy()) for i in range(30)]
     tops = [d["top"] for d in dice]
     reader = PlacedReader(tops, [d["value"] for d in dice], shares, confidence)
-    settings = TrackerSettings(geometric_cocked=geometric, **settings)
+    settings = TrackerSettings(cocked=CockedSettings(geometric_cocked=geometric, **settings))
     (obs,), _ = run(frames, ThrowTracker(CAL, reader=reader, settings=settings))
     assert len(obs.dice) == 2
     return [min(obs.dice, key=lambda o, t=t: math.dist(o.center, t)) for t in tops]
@@ -667,3 +676,99 @@ def test_simulated_cocked_die_is_found_by_its_geometry(seed, case):
         for d in clip.truth["dice"]
     ]
     assert flags == [d["cocked"] for d in clip.truth["dice"]]
+
+
+def _wall_path(ds, x=300.0, fps=60.0):
+    """A path straight at the back wall: its centre ``ds`` die edges from the wall line per frame."""
+    times = [i / fps for i in range(len(ds))]
+    return times, [x] * len(ds), [WALL_Y + d * DIE for d in ds]
+
+
+def test_a_tumbling_die_turning_beyond_half_an_edge_hit_the_wall():
+    """A cube striking the wall corner-first turns with its centre up to 0.87 edge out; a
+    blurred die is seen farther still at the frame of the turn (the mean of its way in and
+    out). Its rebound is a hit; the same path turning two edges out is not."""
+    geometry = TableGeometry(CAL)
+    assert geometry.hit_wall(*_wall_path([4.4, 3.3, 2.2, 1.1, 1.0, 1.5, 2.0, 2.4]))
+    assert not geometry.hit_wall(*_wall_path([5.4, 4.3, 3.2, 2.1, 2.0, 2.5, 3.0, 3.4]))
+
+
+def test_a_reversal_beside_the_other_die_nearer_the_wall_is_not_a_wall_strike():
+    """The other die lies against the wall, in this one's way: this one turns a little over an
+    edge out, on the other die, not the wall (R-I3)."""
+    geometry = TableGeometry(CAL)
+    mover = _wall_path([4.6, 3.6, 2.6, 1.6, 1.2, 1.7, 2.1, 2.4])
+    lying = _wall_path([0.6] * 8, x=300.0 + 0.3 * DIE)
+    assert geometry.hit_wall(*mover)  # alone it turns within a tumbling die's reach
+    assert not geometry.hit_wall(*mover, others=[lying])
+    far = _wall_path([0.6] * 8, x=300.0 + 4 * DIE)  # a die at the wall but not in its way
+    assert geometry.hit_wall(*mover, others=[far])
+
+
+def test_a_die_first_seen_leaving_the_wall_fast_had_struck_it():
+    """Dice enter blurred at full speed; a track may be born only after the rebound."""
+    geometry = TableGeometry(CAL)
+    assert geometry.hit_wall(*_wall_path([1.6, 2.3, 2.9, 3.4, 3.8]))
+    assert not geometry.hit_wall(*_wall_path([4.6, 5.3, 5.9, 6.4, 6.8]))  # far out: not traced
+    assert not geometry.hit_wall(*_wall_path([1.6, 1.62, 1.6, 1.61, 1.6]))  # still
+
+
+def test_a_die_stopped_dead_at_the_wall_hit_it_and_one_sliding_to_rest_near_it_did_not():
+    geometry = TableGeometry(CAL)
+    assert geometry.hit_wall(*_wall_path([3.4, 2.6, 1.8, 1.1, 0.8, 0.8, 0.8, 0.8]))
+    # friction slows it over many frames to rest short of the wall
+    assert not geometry.hit_wall(*_wall_path([2.0, 1.7, 1.45, 1.25, 1.1, 1.0, 0.95, 0.93, 0.93]))
+
+
+class _SureFlatLean:
+    """A lean model as sure as it can be that every die lies flat (a learned cue trained on
+    renders unlike the table's: it must not clear a flag alone)."""
+
+    def beliefs(self, frame, centers, die_px, toward_wall):
+        return [0.0 for _ in centers]
+
+
+def _leaning_die_frames(top_h: float, second_h: float):
+    """One die sliding to rest by the back wall, drawn as a tilted camera sees a die leaning on
+    it: its top face (white, pips) ``top_h`` die edges deep, and below it a second face of
+    another shade ``second_h`` deep (a flat die: top_h 1, a thin front face)."""
+    bg = background(0)
+    frames = [(i / 60, bg.copy()) for i in range(10)]
+    x, rest_y = 320.0, WALL_Y + 0.75 * DIE
+    for k in range(21):
+        img = bg.copy()
+        y = 460 + k / 20 * (rest_y - 460)
+        half, top = DIE / 2, top_h * DIE
+        cv2.rectangle(img, (int(x - half), int(y - top / 2)), (int(x + half), int(y + top / 2)),
+                      (235, 235, 235), -1)
+        cv2.rectangle(img, (int(x - half), int(y + top / 2)),
+                      (int(x + half), int(y + top / 2 + second_h * DIE)), (120, 150, 170), -1)
+        for px, py in PIPS[3]:
+            cv2.circle(img, (int(x + px * 0.27 * DIE), int(y + py * 0.27 * top)), 3, (20, 20, 20), -1)
+        frames.append(((10 + k) / 60, img))
+    frames += [((31 + i) / 60, frames[-1][1].copy()) for i in range(30)]
+    return frames, (x, rest_y)
+
+
+@pytest.mark.parametrize("top_h, second_h, cocked", [(0.7, 0.5, True), (1.0, 0.15, False)])
+def test_a_foreshortened_top_face_by_the_wall_is_cocked_though_reader_and_lean_model_see_flat(
+        top_h, second_h, cocked):
+    """A die leaning 30-45 degrees on the wall shows its top foreshortened (cos of the tilt)
+    and a second face: cocked (R-I2), though the reader reads its face surely and the lean
+    model is sure it lies flat. A flat die there, its top square, is not."""
+    frames, top = _leaning_die_frames(top_h, second_h)
+    reader = PlacedReader([top], [3], [0.0], confidence=0.99)
+    reader.lean = _SureFlatLean()
+    (obs,), _ = run(frames, ThrowTracker(CAL, reader=reader))
+    (die,) = obs.dice
+    assert die.cocked is cocked
+    shape = top_face_shape(frames[-1][1], top, DIE)
+    assert foreshortened(shape, CockedSettings()) is cocked
+
+
+def test_top_face_cue_cannot_tell_without_a_whole_face():
+    """No region of the top's colour the size of a face (a die of the felt's colour, a crop
+    off the die): the cue says nothing rather than 'flat'."""
+    img = background(0)
+    assert foreshortened(top_face_shape(img, (320.0, 240.0), DIE), CockedSettings()) is None
+    assert foreshortened((0.5, 0.3), CockedSettings()) is None  # a piece of a face

@@ -3,7 +3,7 @@
 A hand is a few tapered capsules in world millimetres (forearm, palm, the bones of the back of
 the hand, two segments per finger, the thumb), palm down, fingers toward the back wall, the
 forearm rising toward the shooter behind the near edge. Each capsule is projected by the table's
-camera and shaded as a rounded body lit by the lamp (render.LIGHT); the hand casts a soft
+camera and shaded as a rounded body lit by the lamp (shading.LIGHT); the hand casts a soft
 shadow on the felt (and on dice under it) and is smeared by its motion like a die.
 
 `throw_hand` gives the per-frame poses of a hand that swings in holding the dice, lets them go
@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from .scene import Look, Table
+from .shading import LIGHT, smear
 
 # skin tones, BGR, light to dark
 SKINS: tuple[tuple[int, int, int], ...] = (
@@ -145,8 +146,6 @@ class HandDrawer:
     """Draws a hand pose into a frame (one per renderer)."""
 
     def __init__(self, table: Table, look: Look):
-        from .render import LIGHT
-
         self.table = table
         self.look = look
         self.light = LIGHT
@@ -231,8 +230,6 @@ class HandDrawer:
     def draw(self, img: np.ndarray, pose: HandPose) -> None:
         """Draw the hand (shaded capsules in hand_parts' order, smeared by its motion) in
         place."""
-        from .render import _smear
-
         parts = hand_parts(pose)
         proj = self._projected(parts)
         mx, my = pose.motion
@@ -277,7 +274,7 @@ class HandDrawer:
         if st > 1:
             acc = cv2.resize(acc, (lw * st, lh * st), interpolation=cv2.INTER_LINEAR)[:h, :w]
         if abs(mx) >= 1.5 or abs(my) >= 1.5:
-            acc = _smear(acc, mx, my)
+            acc = smear(acc, mx, my)
         sub = img[y0:y1, x0:x1]
         out = acc[..., :3] + sub * (1.0 - acc[..., 3:4])
         np.clip(out, 0, 255, out=out)

@@ -29,9 +29,8 @@ from .dice3d import (
 )
 from .hand import HandDrawer, HandPose
 from .scene import DIE_MM, TILT_DEG, Look, Table
+from .shading import LIGHT, smear
 
-LIGHT = np.array([-0.35, 0.45, 0.82])  # toward the lamp: above, a little left and in front
-LIGHT = LIGHT / np.linalg.norm(LIGHT)
 H = DIE_MM / 2
 
 
@@ -219,7 +218,7 @@ class Renderer:
             if self.look.glare and normals[f][2] > 0.9:
                 self._glare(acc, warped, centres[f] + (-0.35 * us[f] - 0.3 * vs[f]) * H, x0, y0)
         if abs(mx) >= 1.5 or abs(my) >= 1.5:
-            acc = _smear(acc, mx, my)
+            acc = smear(acc, mx, my)
         sub = img[y0:y1, x0:x1]
         a = acc[..., 3:4]
         out = acc[..., :3] + sub * (1.0 - a)
@@ -249,22 +248,6 @@ def shaded_sprite(colour: str, value: int, size: int, shade_step: int) -> np.nda
     sp[..., :3] *= shade_step / SHADE_STEPS
     sp.setflags(write=False)
     return sp
-
-
-def _smear(acc: np.ndarray, mx: float, my: float) -> np.ndarray:
-    """Motion blur: the mean of copies of acc shifted along (mx, my), centred."""
-    n = int(min(max(abs(mx), abs(my)) // 2 + 2, 9))
-    h, w = acc.shape[:2]
-    out = np.zeros_like(acc)
-    for t in np.linspace(-0.5, 0.5, n):
-        dx, dy = int(round(mx * t)), int(round(my * t))
-        if abs(dx) >= w or abs(dy) >= h:
-            continue  # shifted wholly out of a region clipped by the image's edge
-        ys, yd = (slice(0, h - dy), slice(dy, h)) if dy >= 0 else (slice(-dy, h), slice(0, h + dy))
-        xs, xd = (slice(0, w - dx), slice(dx, w)) if dx >= 0 else (slice(-dx, w), slice(0, w + dx))
-        out[yd, xd] += acc[ys, xs]
-    out *= 1.0 / n
-    return out
 
 
 # --- stills ----------------------------------------------------------------------------------

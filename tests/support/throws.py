@@ -1,0 +1,130 @@
+"""Throws with their truth, shared by the tracker's tests and benchmarks: the ruling a truth
+calls for, which observed die is which true die, what an observation got wrong, and the clips
+of the second renderer (``../shared/data/throw-clips``) read into the same truth shape as the
+simulator's (``vision.simulator`` ``clip.truth``)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.calibration import Calibration
+from vision.observation import DieObservation
+
+SIM_CASES = ["both_hit", "one_hits", "none_hits", "out_of_area", "cocked_wall", "cocked_die"]
+
+# the second renderer's clips, beside the repository (tests skip when they are not there)
+THROW_CLIPS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "throw-clips"
+
+
+def truth_ruling(truth: dict) -> str:
+    """The ruling kind the truth calls for (DESIGN.md's table, out_of_bounds = at_rest)."""
+    dice = truth["dice"]
+    if any(not d["at_rest_in_area"] for d in dice):
+        return "void"
+    hits = sum(d["hit_wall"] for d in dice)
+    if hits == 0:
+        return "void"
+    if any(d["cocked"] for d in dice):
+        return "operator"
+    return "warning" if hits == 1 else "counts"
+
+
+def match(truth_dice: list[dict], seen: list[DieObservation]) -> list[DieObservation | None]:
+    """The observed die for each truth die: found dice by rest centre, lost dice by elimination."""
+    found = [d for d in seen if d.center is not None]
+    lost = [d for d in seen if d.center is None]
+    out: list[DieObservation | None] = [None] * len(truth_dice)
+    pairs = []
+    for i, t in enumerate(truth_dice):
+        for j, d in enumerate(found):
+            c = t.get("rest_center")
+            dist = math.hypot(c[0] - d.center[0], c[1] - d.center[1]) if c else 1e9
+            pairs.append((dist, i, j))
+    used_t, used_s = set(), set()
+    for dist, i, j in sorted(pairs):
+        if i in used_t or j in used_s or dist > 80:
+            continue
+        out[i] = found[j]
+        used_t.add(i)
+        used_s.add(j)
+    rest = [i for i in range(len(truth_dice)) if out[i] is None]
+    for i, d in zip(rest, lost, strict=False):
+        out[i] = d
+    return out
+
+
+def die_misses(td: dict, od: DieObservation | None) -> list[str]:
+    """What the observed die ``od`` (None: not seen) got wrong against its truth ``td``."""
+    got = {
+        "hit_wall": od is not None and od.hit_wall,
+        "left_area": od is not None and od.left_area,
+        "cocked": od is not None and od.cocked,
+    }
+    bad = [f"{k} {v} (truth {td[k]})" for k, v in got.items() if v != td[k]]
+    if td["at_rest_in_area"] and not td["cocked"] and (od is None or od.value != td["value"]):
+        bad.append(f"value {od.value if od else None} (truth {td['value']})")
+    return bad
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:6.2f}% ({a}/{b})" if b else "   n/a"
+
+
+@dataclass
+class ThrowClip:
+    """One clip of the second renderer: its video, calibration and truth (the simulator's
+    shape: ``dice`` with ``value``, ``cocked``, ``hit_wall``, ``left_area``,
+    ``at_rest_in_area``, ``rest_center``, ``track``)."""
+
+    name: str
+    video: Path
+    calibration: Calibration
+    truth: dict
+    fps: float
+
+    def frames(self):
+        """(timestamp, BGR frame) for every frame of the video."""
+        import cv2
+
+        cap = cv2.VideoCapture(str(self.video))
+        if not cap.isOpened():
+            raise OSError(f"cannot open {self.video}")
+        k = 0
+        try:
+            while True:
+                ok, img = cap.read()
+                if not ok:
+                    break
+                yield k / self.fps, img
+                k += 1
+        finally:
+            cap.release()
+
+
+def throw_clips(folder: Path = THROW_CLIPS) -> list[ThrowClip]:
+    """Every ``clip_NNN.mp4`` in ``folder`` with its ``_calibration.toml`` and ``_gt.json``."""
+    out = []
+    for video in sorted(Path(folder).glob("clip_*.mp4")):
+        gt = json.loads(video.with_name(video.stem + "_gt.json").read_text())
+        cal = Calibration.load(video.with_name(video.stem + "_calibration.toml"))
+        dice = [
+            {
+                "value": d["final_value"],
+                "cocked": bool(d["cocked"]),
+                "cocked_tilt_deg": d.get("cocked_tilt_deg"),
+                "hit_wall": bool(d["hit_wall"]),
+                "first_wall_contact_frame": d.get("first_wall_contact_frame"),
+                "left_area": bool(d["left_area"]),
+                "at_rest_in_area": bool(d["at_rest_in_area"]),
+                "rest_center": d["final_center_px"] if d.get("visible_at_end") else None,
+                "track": d.get("track_px", []),  # the centre per frame from throw_frame on
+            }
+            for d in gt["dice"]
+        ]
+        truth = {"dice": dice, "case": gt.get("case"), "throw_frame": gt.get("throw_frame"),
+                 "rest_frame": gt.get("all_rest_frame")}
+        out.append(ThrowClip(video.stem, video, cal, truth, float(gt["fps"])))
+    return out

@@ -1,0 +1,190 @@
+"""A profile of one pair of dice (vision.dice_profile): learnt from labelled photos, read with
+``DiceReader(profile=...)`` and ``tablectl read --dice``; it never turns a die into a guess."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tablectl.cli import main
+from vision.dice import DiceReader, ReaderError
+from vision.dice_profile import DiceProfile, ProfileError, learn, locate, read_yolo_labels
+
+STILLS = Path(__file__).resolve().parents[2] / "fixtures" / "stills"
+# two photos of many dice: every face shown at least three times
+LEARN_FROM = [STILLS / "colours_tray.jpg", STILLS / "look_again_tray.jpg"]
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return DiceReader()
+
+
+def _labelled(reader, paths, relabel=lambda v: v):
+    frames, dice = [], []
+    for p in paths:
+        frame = cv2.imread(str(p))
+        h, w = frame.shape[:2]
+        labels = [(relabel(v), *rest) for v, *rest in read_yolo_labels(p.with_suffix(".txt"),
+                                                                       w, h)]
+        dice += locate(reader, frame, labels, len(frames))
+        frames.append(frame)
+    return frames, dice
+
+
+@pytest.fixture(scope="module")
+def profile(reader):
+    return learn(reader, *_labelled(reader, LEARN_FROM), name="tray")
+
+
+def test_learnt_from_two_photos_every_face_three_times(profile):
+    assert profile.card["photos"] == 2
+    assert all(n >= 3 for n in profile.card["faces"].values()), profile.card["faces"]
+    assert profile.known_faces == {1, 2, 3, 4, 5, 6}
+    held = profile.card["held_out"]
+    assert held["crops"] == 44 and held["right"] >= 40  # each photo read by the other's profile
+    assert 0.9 <= profile.min_confidence <= 0.995 and 0 < profile.match_distance <= 0.35
+
+
+def test_reads_the_pair_with_its_profile(reader, profile):
+    frame = cv2.imread(str(STILLS / "two_colours_touching.jpg"))
+    h, w = frame.shape[:2]
+    labels = read_yolo_labels(STILLS / "two_colours_touching.txt", w, h)
+    got = DiceReader(profile=profile).find(frame)
+    right = wrong = 0
+    for v, cx, cy, _w, _h in labels:
+        d = min(got, key=lambda d: np.hypot(d.center[0] - cx, d.center[1] - cy))
+        if d.value is not None:
+            right += d.value == v
+            wrong += d.value != v
+    assert wrong == 0 and right >= len(labels) - 2
+
+
+def test_a_die_the_profile_reads_as_another_face_is_not_guessed(reader):
+    """A profile that learnt every face under the wrong name (a two called a three...)
+    disagrees with the general reader on every die it is sure of: those get no value, and no
+    die is given a value the general reader did not give."""
+    wrong = learn(reader, *_labelled(reader, LEARN_FROM, relabel=lambda v: v % 6 + 1))
+    frame = cv2.imread(str(STILLS / "colours_tray.jpg"))
+    alone = reader.find(frame)
+    with_wrong = DiceReader(profile=wrong).find(frame)
+    assert [d.center for d in alone] == [d.center for d in with_wrong]
+    withdrawn = 0
+    for a, b in zip(alone, with_wrong, strict=True):
+        assert b.value in (None, a.value)
+        withdrawn += a.value is not None and b.value is None
+    assert withdrawn >= len(alone) // 2
+
+
+def test_a_die_unlike_the_pair_keeps_the_general_reading(reader, profile):
+    stranger = DiceProfile(profile.pictures, profile.faces, profile.head,
+                           {**profile.card, "match_distance": 0.0})
+    frame = cv2.imread(str(STILLS / "dark_die_lost.jpg"))
+    assert DiceReader(profile=stranger).find(frame) == reader.find(frame)
+    boxes = [d.box for d in reader.find(frame)]
+    assert DiceReader(profile=stranger).read_at(frame, boxes) == reader.read_at(frame, boxes)
+
+
+def test_saved_and_loaded(tmp_path, profile):
+    path = profile.save(tmp_path / "pair")
+    assert path.name == "pair.npz"
+    back = DiceProfile.load(path)
+    assert back.card == profile.card and back.known_faces == profile.known_faces
+    np.testing.assert_allclose(back.head[0], profile.head[0])
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a profile")
+    with pytest.raises(ReaderError, match="not a profile"):
+        DiceReader(profile=broken)
+    with pytest.raises(ProfileError, match="no such file"):
+        DiceProfile.load(tmp_path / "missing.npz")
+    with pytest.raises(ProfileError, match="no labelled die"):
+        learn(DiceReader(), [], [])
+
+
+def test_cli_learns_then_reads_with_the_profile(tmp_path, capsys):
+    out = tmp_path / "pair.npz"
+    assert main(["dice", "learn", str(out), *map(str, LEARN_FROM)]) == 0
+    said = capsys.readouterr().out
+    assert "44 dice on 2 pictures" in said and out.is_file()
+    two = str(STILLS / "two_white_wood.jpg")
+    assert main(["read", "--dice", str(out), "--json", two]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["image"] == two and [d["value"] for d in line["dice"]] == [4, 4]
+
+
+def test_cli_says_what_is_wrong(tmp_path, capsys):
+    bare = tmp_path / "bare.jpg"
+    shutil.copy(STILLS / "empty_wood.jpg", bare)
+    assert main(["dice", "learn", str(tmp_path / "p.npz"), str(bare)]) == 2
+    err = capsys.readouterr().err
+    assert "bare.txt" in err and "class cx cy w h" in err
+    bad = tmp_path / "bad.jpg"
+    shutil.copy(STILLS / "two_white_wood.jpg", bad)
+    bad.with_suffix(".txt").write_text("7 0.5 0.5 0.1 0.1\n")
+    assert main(["dice", "learn", str(tmp_path / "p.npz"), str(bad)]) == 2
+    assert "class must be 0..5" in capsys.readouterr().err
+    assert main(["dice", "learn", str(tmp_path / "p.npz")]) == 2
+    assert "either labelled IMAGE" in capsys.readouterr().err
+    assert main(["read", "--dice", str(tmp_path / "none.npz"), str(bad)]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_reading_values_unchanged_without_a_profile(reader):
+    frame = cv2.imread(str(STILLS / "colours_tray.jpg"))
+    assert DiceReader(profile=None).find(frame) == reader.find(frame)
+
+
+def _two_dice_photo(path: Path) -> Path:
+    """mixed_white_wood with three of its five dice painted out: a five above a two."""
+    frame = cv2.imread(str(STILLS / "mixed_white_wood.jpg"))
+    h, w = frame.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    for v, cx, cy, _, _ in read_yolo_labels(STILLS / "mixed_white_wood.txt", w, h):
+        if v != 2 and not (v == 5 and cx > w / 2):
+            cv2.circle(mask, (int(cx), int(cy) + 10), 45, 255, -1)
+    cv2.imwrite(str(path), cv2.inpaint(frame, mask, 5, cv2.INPAINT_TELEA))
+    return path
+
+
+def test_cli_learns_from_the_throws_the_operator_ruled_on(tmp_path, capsys):
+    """A journal's ruled throws: each picture's two dice found and given the faces the
+    operator ruled, in whichever order he gave them; a throw whose picture is gone is skipped
+    and said so."""
+    from tablectl.journal import Journal
+
+    two = _two_dice_photo(tmp_path / "throw_1.png")
+    reader = DiceReader()
+    assert sorted(d.value for d in reader.find(cv2.imread(str(two)))) == [2, 5]
+    journal = tmp_path / "journal.sqlite"
+    rulings = [(two, [2, 5]),  # he names the lower die first
+               (STILLS / "two_white_wood.jpg", [4, 4]),
+               (tmp_path / "gone.png", [3, 3])]
+    with Journal.open(journal) as j:
+        for player in ("ann", "bob"):
+            j.apply({"command": "join", "player": player, "buy_in": 200})
+        j.apply({"command": "shooter", "player": "ann"})
+        for n, (image, dice) in enumerate(rulings):
+            if n < 2:  # a come-out: the center bet first (R-C1); then the point is pending
+                j.apply({"command": "center_bet", "amount": 10})
+                j.apply({"command": "fade", "player": "bob", "amount": 10})
+            j.apply({"command": "await_ruling", "rule": "R-I2", "reason": "a die is cocked"},
+                    image=image)
+            j.apply({"command": "operator_ruling", "by": "olga", "why": "read", "dice": dice})
+    out = tmp_path / "pair.npz"
+    assert main(["dice", "learn", str(out), "--journal", str(journal)]) == 0
+    cap = capsys.readouterr()
+    assert "gone.png unreadable" in cap.err
+    assert "4 dice on 2 pictures" in cap.out
+    card = DiceProfile.load(out).card
+    assert card["faces"] == {"1": 0, "2": 1, "3": 0, "4": 2, "5": 1, "6": 0}
+    # the profile learnt the five where the five lies (a swap would call it a two)
+    frame = cv2.imread(str(two))
+    five = next(d for d in reader.find(frame) if d.value == 5)
+    verdict = DiceProfile.load(out).judge(reader.features(frame, [(*five.center,
+                                                                    five.box[1][0])]))[0]
+    assert verdict.nearest == 5

@@ -1,0 +1,271 @@
+"""The dashboard in real headless Chromium (Debian's /usr/bin/chromium, driven by Playwright) at
+a phone's viewport, served by waitress over a real Table; every request that leaves the machine
+is blocked and counted (the table's network may have no internet). Screenshots go to
+tests/artifacts/."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from tablectl.journal import Journal
+from tablectl.table import Table
+from web import serve
+from web.security import write_pin
+
+from .conftest import ARTIFACTS, OPENING, PIN, play
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+
+playwright_api = pytest.importorskip("playwright.sync_api",
+                                     reason="playwright is not installed (pip install playwright)")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt install chromium)",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    d = tmp_path_factory.mktemp("browser")
+    table = Table(Journal.open(d / "evening.sqlite"))
+    write_pin(d / "state", PIN)
+    server = serve.start(table, host="127.0.0.1", port=0, state_dir=d / "state")
+    yield table, server
+    server.stop()
+    table.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+class Phone:
+    """A phone-sized page that records every request and blocks those leaving the machine."""
+
+    def __init__(self, browser, base: str) -> None:
+        self.context = browser.new_context(viewport=PHONE, device_scale_factor=2,
+                                           locale="en-US", is_mobile=True, has_touch=True)
+        self.outside: list[str] = []
+        host = urlparse(base).hostname
+        self.context.route("**/*", self._route(host))
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.base = base
+
+    def _route(self, host):
+        def handle(route):
+            url = urlparse(route.request.url)
+            if url.scheme in ("http", "https") and url.hostname != host:
+                self.outside.append(route.request.url)
+                route.abort("internetdisconnected")
+            else:
+                route.continue_()
+        return handle
+
+    def open(self, path: str):
+        self.page.goto(self.base + path.lstrip("/"))
+        return self.page
+
+    def close(self):
+        self.context.close()
+
+
+def shot(page, name: str, selector: str | None = None) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = str(ARTIFACTS / f"{name}.png")
+    if selector:
+        page.locator(selector).screenshot(path=path)
+    else:
+        page.screenshot(path=path, full_page=True)
+
+
+def wait_live(page) -> None:
+    page.wait_for_selector("#conn.live", timeout=10_000)
+
+
+def test_a_throw_shows_within_a_second(served, browser):
+    table, server = served
+    play(table, OPENING + [{"command": "side_bet", "id": "h6", "kind": "hardway", "number": 6,
+                            "for": "bob", "against": "ann", "stakes": {"bob": 2, "ann": 18}}])
+    phone = Phone(browser, server.url)
+    page = phone.open("/")
+    wait_live(page)
+    t0 = time.perf_counter()
+    table.submit({"command": "throw", "dice": [5, 1]})
+    page.wait_for_function(
+        "() => document.querySelector('#last-throw .total')?.textContent.trim() === '6'",
+        timeout=3000)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 1.0, f"the throw took {elapsed:.2f} s to show"
+    text = page.inner_text("main")
+    assert "point set" in text and "Point 6: the shooter needs 6 before a 7" in text
+    assert "ann throws 5 + 1 = 6" in page.inner_text("#feed")
+    shot(page, "phone-view")
+    assert phone.outside == [] and phone.errors == []
+    phone.close()
+
+
+def test_operator_rules_a_cocked_die_and_the_public_page_settles(served, browser):
+    from vision.dice import DiceReader
+    from vision.simulator import simulate_throw
+    from vision.tracker import ThrowTracker
+
+    table, server = served
+    while table.state()["state"]["point"] is not None:  # finish the point of the test above
+        table.submit({"command": "throw", "dice": [3, 3]})
+    table.submit({"command": "center_bet", "amount": 10})
+    table.submit({"command": "fade", "player": "bob", "amount": 10})
+    public = Phone(browser, server.url)
+    pub = public.open("/")
+    wait_live(pub)
+
+    op = Phone(browser, server.url)
+    page = op.open("/operator")
+    assert "/operator/login" in page.url
+    page.fill("#pin", PIN)
+    page.click("#login button[type=submit]")
+    page.wait_for_url("**/operator")
+    wait_live(page)
+
+    clip = simulate_throw(seed=3, scenario="cocked_die")
+    tracker = ThrowTracker(clip.calibration, reader=DiceReader(), annotate=True)
+    observation = next(o for ts, f in clip.frames if (o := tracker.feed(ts, f)) is not None)
+    assert any(d.cocked for d in observation.dice)
+    table.play_observation(observation)
+
+    page.wait_for_selector("#ruling-screen", timeout=3000)
+    page.wait_for_function("() => document.querySelector('#ruling-image')?.naturalWidth > 0")
+    box = page.locator("#ruling-image").bounding_box()
+    assert box["width"] >= 340, "the picture must fill the phone's width to be judged"
+    assert page.locator(".die-mark").count() == 2
+    assert page.locator(".die-mark.doubt").count() >= 1  # the cocked die is marked
+    pub.wait_for_selector(".banner.ruling", timeout=3000)
+    assert "Waiting for the operator" in pub.inner_text(".banner.ruling")
+    shot(page, "ruling-screen", "#ruling-screen")
+
+    page.click('.die-values[data-die="0"] label.face:nth-of-type(4)')  # 4
+    page.click('.die-values[data-die="1"] label.face:nth-of-type(3)')  # 3: a natural 7
+    page.fill('#rule-form input[name="why"]', "leans on the other die, 4 on top")
+    page.click('#rule-form button[value="dice"]')
+    page.wait_for_selector("#result.done", timeout=3000)
+
+    pub.wait_for_function("() => !document.querySelector('.banner.ruling')", timeout=3000)
+    pub.wait_for_function(
+        "() => document.querySelector('.recall-card').textContent.includes('center bet: ann wins')",
+        timeout=3000)
+    assert "natural: the dice win" in pub.inner_text("#last-throw")
+    assert "ruled by the operator" in pub.inner_text("#last-throw")
+    shot(pub, "phone-view-settled")
+    assert public.outside == [] and op.outside == []
+    assert public.errors == [] and op.errors == []
+    rows = table.journal_rows(0)
+    ruling = next(r for r in reversed(rows) if r.command["command"] == "operator_ruling")
+    assert ruling.command["dice"] == [4, 3] and ruling.extra["by"] == "operator"
+    public.close()
+    op.close()
+
+
+def test_a_reconnect_after_the_stream_drops_misses_no_event(served, browser):
+    table, server = served
+    phone = Phone(browser, server.url)
+    page = phone.open("/")
+    wait_live(page)
+    start = table.state()["seq"]
+    table.submit({"command": "join", "player": "cy", "buy_in": 50})
+    page.wait_for_function(f"() => window.tablectl.seq() >= {start + 1}")
+    page.evaluate("window.tablectl.drop()")  # the stream is gone (a phone asleep, WiFi lost)
+    for n in range(3):
+        table.submit({"command": "join", "player": f"p{n}", "buy_in": 5})
+    end = table.state()["seq"]
+    page.evaluate("window.tablectl.reconnect()")
+    page.wait_for_function(f"() => window.tablectl.seq() >= {end}", timeout=5000)
+    ids = page.evaluate("window.tablectl.received.filter(e => e.event !== 'table_status')"
+                        ".map(e => e.id)")
+    assert ids == list(range(start + 1, end + 1))
+    page.wait_for_function("() => document.querySelector('.players-card').textContent"
+                           ".includes('p2')")
+    phone.close()
+
+
+def test_statistics_page(served, browser):
+    table, server = served
+    phone = Phone(browser, server.url)
+    page = phone.open("/stats")
+    assert page.locator("svg.chart").count() == 2
+    assert page.locator("svg.chart rect.bar").count() >= 22
+    text = page.inner_text("main")
+    assert "do not" in text or "does not" in text  # honest: the past does not predict
+    assert "Too few throws to tell yet" in text
+    shot(page, "statistics")
+    page = phone.open("/?lang=ru")
+    assert "Следующий бросок — выходной" in page.inner_text("main")
+    shot(page, "phone-view-ru")
+    assert phone.outside == [] and phone.errors == []
+    phone.close()
+
+
+def test_calibration_from_the_phone(tmp_path, browser):
+    from vision.calibration import Calibration
+    from vision.simulator import simulate_throw
+    from web.calibrate import Calibrator
+
+    clip = simulate_throw(seed=5, scenario="both_hit")
+    image, truth = clip.frames[len(clip.frames) - 1][1], clip.calibration
+    config = tmp_path / "table.toml"
+    config.write_text("[camera]\nsource = \"simulator\"\n")
+    table = Table(Journal.open(tmp_path / "evening.sqlite"))
+    write_pin(tmp_path / "state", PIN)
+    server = serve.start(table, host="127.0.0.1", port=0, state_dir=tmp_path / "state",
+                         calibrator=Calibrator(lambda: image, config))
+    try:
+        phone = Phone(browser, server.url)
+        page = phone.open("/operator/login")
+        page.fill("#pin", PIN)
+        page.click("#login button[type=submit]")
+        page.wait_for_url("**/operator")
+        page = phone.open("/operator/calibrate")
+        page.wait_for_function("() => document.getElementById('frame').naturalWidth > 0")
+        box = page.locator("#frame").bounding_box()
+        scale = box["width"] / image.shape[1]
+
+        def tap(x, y):
+            page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+
+        for x, y in truth.area:
+            tap(x, y)
+        page.click('[data-step="wall"]')
+        for x, y in truth.back_wall:
+            tap(x, y)
+        page.click('[data-step="die"]')
+        cx, cy = truth.area[0][0] + 100, truth.area[0][1] + 100
+        half = truth.die_px / 2
+        page.mouse.move(box["x"] + (cx - half) * scale, box["y"] + (cy - half) * scale)
+        page.mouse.down()
+        page.mouse.move(box["x"] + (cx + half) * scale, box["y"] + (cy + half) * scale, steps=5)
+        page.mouse.up()
+        page.click("#write")
+        page.wait_for_selector("#calib-result.done, #calib-result.error, #calib-result.refused")
+        assert "Written to" in page.inner_text("#calib-result"), page.inner_text("#calib-result")
+        page.wait_for_function("() => document.getElementById('drawn').naturalWidth > 0")
+        written = Calibration.load(config)
+        # taps land within a pixel or two of the true points (one CSS pixel is ~1.6 image px)
+        for (x, y), (tx, ty) in zip(written.area, truth.area, strict=True):
+            assert abs(x - tx) < 3 and abs(y - ty) < 3
+        assert abs(written.die_px - truth.die_px) < 4
+        shot(page, "calibration")
+        assert phone.outside == [] and phone.errors == []
+        phone.close()
+    finally:
+        server.stop()
+        table.close()

@@ -1,0 +1,328 @@
+"""A profile of one pair of dice: the table learns the faces of its own dice.
+
+A profile keeps, per face, the shipped face classifier's picture of that face on this pair (its
+last map before the linear layer, 1,600 numbers, for each crop of a labelled die, turned by
+quarter turns and cut a little off centre and off size). A die is read with the profile as the
+face whose pictures lie nearest its own, when
+
+* its nearest picture lies within ``match_distance`` (else the die is not of this pair, and the
+  general reader's reading stands: a die that matches neither is still not guessed), and
+* the nearest picture of any *other* face lies clearly further (``ratio``: the nearest
+  distance over the other faces' nearest at most this), and
+* the general reader does not read it as another face.
+
+``match_distance`` is calibrated when the profile is learnt, on crops of the same pair held out
+from the pictures (each photo read with the pictures of the others). numpy only, so it runs on
+the Pi beside ``cv2.dnn``. Saved as one ``.npz`` (pictures, faces, a JSON card).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+PROFILE_FORMAT = 1
+# a die's crop is cut again at these offsets (die edges) and sizes when learning, so the
+# pictures cover the small errors of the detector's centre and size
+_JITTER = ((0.0, 0.0, 1.0), (0.06, 0.0, 1.0), (-0.06, 0.0, 1.0), (0.0, 0.06, 1.0),
+           (0.0, -0.06, 1.0), (0.0, 0.0, 0.92), (0.0, 0.0, 1.08))
+# match_distance = the held-out crops' own-face distance at this quantile, times _SLACK; never
+# above _MAX_DISTANCE (a cosine distance past which no two crops are one face of one pair)
+_QUANTILE = 0.98
+_SLACK = 1.15
+_MAX_DISTANCE = 0.35
+_DEFAULT_DISTANCE = 0.2  # too few held-out crops to calibrate on
+# the pair's face head: gradient steps, step size (times 1 / mean |x|^2) and pull back to the
+# shipped weights
+_HEAD_STEPS = 300
+_HEAD_LR = 2.0
+_HEAD_PULL = 0.05
+# a face the head gives less than this is not read with the profile (raised by calibration
+# when a held-out crop was misread above it)
+_HEAD_FLOOR = 0.9
+_HEAD_CEILING = 0.995
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be learnt or loaded (the message says why and what to do)."""
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """One die of the pair on a learning picture: where it lies and its top face."""
+
+    center: tuple[float, float]
+    size: float
+    value: int
+    photo: int  # which picture (held-out calibration leaves one picture out at a time)
+
+
+@dataclass(frozen=True)
+class ProfileVerdict:
+    """What the profile says of one crop.
+
+    :param of_pair: the crop lies within ``match_distance`` of the profile's pictures (it looks
+        like a die of this pair).
+    :param nearest: the face the pair's face head finds likeliest.
+    :param value: ``nearest`` when the crop is of the pair and the head gives it at least the
+        profile's ``min_confidence``, else None.
+    :param distance: cosine distance to the nearest picture (0 same, 1 unrelated).
+    :param confidence: the pair's face head's probability of ``nearest``.
+    """
+
+    of_pair: bool
+    nearest: int
+    value: int | None
+    distance: float
+    confidence: float
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, np.float32)
+    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-6)
+
+
+def _nearest_per_face(pictures: np.ndarray, faces: np.ndarray,
+                      queries: np.ndarray) -> np.ndarray:
+    """(n_queries, 6) cosine distance from each query to the nearest picture of each face
+    (inf for a face with no picture)."""
+    d = 1.0 - queries @ pictures.T
+    out = np.full((len(queries), 6), np.inf, np.float32)
+    for f in range(1, 7):
+        cols = faces == f
+        if cols.any():
+            out[:, f - 1] = d[:, cols].min(axis=1)
+    return out
+
+
+def fit_head(x: np.ndarray, faces: np.ndarray, w0: np.ndarray, b0: np.ndarray,
+             steps: int = _HEAD_STEPS) -> tuple[np.ndarray, np.ndarray]:
+    """The shipped classifier's six face rows (``w0`` 6xD, ``b0`` 6) moved to fit this pair's
+    crops: softmax cross-entropy by gradient descent, pulled back towards the shipped weights
+    (so a few crops adapt it rather than replace it)."""
+    w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
+    x = x.astype(np.float64)
+    y = np.eye(6)[faces.astype(int) - 1]
+    scale = 1.0 / max(1e-6, float(np.mean(np.sum(x * x, axis=1))))
+    for _ in range(steps):
+        z = x @ w.T + b
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        g = (p - y) / len(x)
+        w -= _HEAD_LR * scale * (g.T @ x + _HEAD_PULL * (w - w0))
+        b -= _HEAD_LR * (g.sum(axis=0) + _HEAD_PULL * (b - b0))
+    return w.astype(np.float32), b.astype(np.float32)
+
+
+def head_probabilities(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    z = x.astype(np.float64) @ w.T.astype(np.float64) + b
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+class DiceProfile:
+    """The learnt faces of one pair of dice (``learn`` or ``load``; ``judge`` crops).
+
+    :param pictures: the pair's crops as the classifier sees them (rows of features).
+    :param faces: the face 1..6 of each picture.
+    :param head: the pair's face head (6 x D weights, 6 biases) over the same features.
+    :param card: what was learnt and the thresholds calibrated (JSON-able).
+    """
+
+    def __init__(self, pictures: np.ndarray, faces: np.ndarray,
+                 head: tuple[np.ndarray, np.ndarray], card: dict):
+        self.pictures = _unit(pictures)
+        self.faces = np.asarray(faces, np.int8)
+        self.head = (np.asarray(head[0], np.float32), np.asarray(head[1], np.float32))
+        self.card = card
+        self.match_distance = float(card["match_distance"])
+        self.min_confidence = float(card.get("min_confidence", _HEAD_FLOOR))
+
+    @property
+    def known_faces(self) -> set[int]:
+        return {int(f) for f in np.unique(self.faces)}
+
+    def judge(self, features: np.ndarray) -> list[ProfileVerdict]:
+        """A verdict per crop's features (rows of ``DiceReader.features``)."""
+        if len(features) == 0:
+            return []
+        near = _nearest_per_face(self.pictures, self.faces, _unit(features))
+        probs = head_probabilities(features, *self.head)
+        out = []
+        for row, p in zip(near, probs, strict=True):
+            d1 = float(row.min())
+            face = int(np.argmax(p)) + 1
+            of_pair = d1 <= self.match_distance
+            sure = of_pair and float(p[face - 1]) >= self.min_confidence
+            out.append(ProfileVerdict(of_pair, face, face if sure else None, d1,
+                                      float(p[face - 1])))
+        return out
+
+    # ------------------------------------------------------------------ files
+
+    def save(self, path: str | Path) -> Path:
+        """Write the profile to ``path`` (``.npz`` is added when missing); the path written."""
+        path = Path(path)
+        if path.suffix != ".npz":
+            path = path.with_name(path.name + ".npz")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as fh:
+            np.savez_compressed(fh, pictures=self.pictures.astype(np.float16), faces=self.faces,
+                                head_w=self.head[0], head_b=self.head[1],
+                                card=np.frombuffer(json.dumps(self.card).encode(), np.uint8))
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> DiceProfile:
+        path = Path(path)
+        if not path.is_file():
+            raise ProfileError(f"dice profile {path}: no such file (learn one with "
+                               "`tablectl dice learn PROFILE IMAGE...`)")
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                card = json.loads(bytes(z["card"]).decode())
+                pictures, faces = z["pictures"].astype(np.float32), z["faces"]
+                head = (z["head_w"], z["head_b"])
+        except (OSError, ValueError, KeyError) as exc:
+            raise ProfileError(f"dice profile {path} is not a profile ({exc}); learn it again "
+                               "with `tablectl dice learn`") from None
+        if card.get("format") != PROFILE_FORMAT:
+            raise ProfileError(f"dice profile {path} is of format {card.get('format')!r}, this "
+                               f"reader reads format {PROFILE_FORMAT}: learn it again")
+        if pictures.ndim != 2 or len(pictures) != len(faces) or not len(faces):
+            raise ProfileError(f"dice profile {path} holds no pictures: learn it again")
+        if head[0].shape != (6, pictures.shape[1]) or head[1].shape != (6,):
+            raise ProfileError(f"dice profile {path}: its face head does not fit its pictures "
+                               "(learn it again)")
+        return cls(pictures, faces, head, card)
+
+
+def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
+          name: str = "") -> DiceProfile:
+    """A profile of the pair from its labelled dice on ``frames`` (``LabelledDie.photo`` is the
+    index of the frame). ``reader`` is the general ``DiceReader``: its classifier gives the
+    features and the face head the profile starts from."""
+    if not dice:
+        raise ProfileError("no labelled die to learn from")
+    feats, faces, photos, plain = [], [], [], []
+    for p, frame in enumerate(frames):
+        mine = [d for d in dice if d.photo == p]
+        if not mine:
+            continue
+        cuts, owners = [], []
+        for n, d in enumerate(mine):
+            for dx, dy, k in _JITTER:
+                cuts.append((d.center[0] + dx * d.size, d.center[1] + dy * d.size, d.size * k))
+                owners.append(n)
+        f = reader.features(frame, cuts, turns=4)  # (len(cuts) * 4, D), turns innermost
+        for i, n in enumerate(owners):
+            for t in range(4):
+                feats.append(f[i * 4 + t])
+                faces.append(mine[n].value)
+                photos.append(p)
+                plain.append(i % len(_JITTER) == 0 and t == 0)
+    x = np.array(feats, np.float32)
+    faces_a = np.array(faces, np.int8)
+    photos_a = np.array(photos)
+    plain_a = np.array(plain)
+    w0, b0 = reader.face_head()
+    match_distance, min_confidence, held = _calibrate(x, faces_a, photos_a, plain_a, w0, b0)
+    card = {
+        "format": PROFILE_FORMAT,
+        "name": name,
+        "dice": len(dice),
+        "photos": int(len(set(photos))),
+        "faces": {str(f): int(sum(1 for d in dice if d.value == f)) for f in range(1, 7)},
+        "match_distance": round(match_distance, 4),
+        "min_confidence": round(min_confidence, 4),
+        "held_out": held,
+    }
+    return DiceProfile(x, faces_a, fit_head(x, faces_a, w0, b0), card)
+
+
+def _calibrate(x, faces, photos, plain, w0, b0) -> tuple[float, float, dict]:
+    """The match distance and the head's confidence floor from crops held out of the learning:
+    each photo's plain crops (not cut off centre, not turned) judged by a profile of the other
+    photos (with one photo, each die by the others). Returns them and the held-out counts."""
+    groups = photos if len(set(photos.tolist())) > 1 else np.arange(len(photos)) // (
+        4 * len(_JITTER))
+    unit = _unit(x)
+    own, right, wrong, floor = [], 0, 0, _HEAD_FLOOR
+    for g in np.unique(groups):
+        test = plain & (groups == g)
+        rest = groups != g
+        if not test.any() or not rest.any():
+            continue
+        near = _nearest_per_face(unit[rest], faces[rest], unit[test])
+        own += [float(r.min()) for r in near]
+        p = head_probabilities(x[test], *fit_head(x[rest], faces[rest], w0, b0))
+        for q, face in zip(p, faces[test], strict=True):
+            best = int(np.argmax(q)) + 1
+            if best == face:
+                right += 1
+            else:
+                wrong += 1
+                floor = max(floor, min(_HEAD_CEILING, float(q[best - 1]) + 0.01))
+    if len(own) >= 8:
+        dist = min(_MAX_DISTANCE, float(np.quantile(own, _QUANTILE)) * _SLACK)
+    else:
+        dist = _DEFAULT_DISTANCE
+    return dist, floor, {"crops": right + wrong, "right": right, "wrong": wrong}
+
+
+def read_yolo_labels(path: str | Path, width: int, height: int) -> list[tuple[int, float, float,
+                                                                              float, float]]:
+    """(value, cx, cy, w, h) in pixels per line ``class cx cy w h`` (normalised; class = face
+    value - 1) of a label file. ProfileError naming the file and line when a line is not that."""
+    path = Path(path)
+    if not path.is_file():
+        raise ProfileError(f"{path}: no label file beside the image (one line `class cx cy w h` "
+                           "per die, class = face value - 1)")
+    out = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            c, cx, cy, w, h = (float(v) for v in line.split())
+        except ValueError:
+            raise ProfileError(f"{path}:{n}: {line.strip()!r} is not `class cx cy w h`") from None
+        if c != int(c) or not 0 <= c <= 5 or not (0 <= cx <= 1 and 0 <= cy <= 1 and w > 0
+                                                   and h > 0):
+            raise ProfileError(f"{path}:{n}: {line.strip()!r}: class must be 0..5 (face - 1) "
+                               "and cx cy w h normalised to the image (0..1)")
+        out.append((int(c) + 1, cx * width, cy * height, w * width, h * height))
+    return out
+
+
+def locate(reader, frame: np.ndarray, labels: Sequence[tuple[int, float, float, float, float]],
+           photo: int, found=None) -> list[LabelledDie]:
+    """The labelled dice of a picture where the reader sees them: each label is matched to the
+    nearest die ``reader.find`` gives (within the photo sets' scoring radius), so a profile
+    learns the very crops it will be asked about; a label with no die found there is read where
+    the detector, looking closer, puts it."""
+    found = list(reader.find(frame) if found is None else found)
+    pairs = sorted(
+        (float(np.hypot(d.center[0] - cx, d.center[1] - cy)), li, di)
+        for li, (_, cx, cy, w, h) in enumerate(labels)
+        for di, d in enumerate(found)
+        if np.hypot(d.center[0] - cx, d.center[1] - cy) <= max(0.75 * max(w, h), 24.0))
+    at: dict[int, tuple[tuple[float, float], float]] = {}
+    used: set[int] = set()
+    for _, li, di in pairs:
+        if li not in at and di not in used:
+            at[li] = (found[di].center, found[di].box[1][0])
+            used.add(di)
+    rest = [li for li in range(len(labels)) if li not in at]
+    if rest:
+        got = reader.read_at(frame, [((labels[li][1], labels[li][2]),
+                                      (labels[li][3], labels[li][4]), 0.0) for li in rest])
+        for li, r in zip(rest, got, strict=True):
+            at[li] = (r.center, r.box[1][0])
+    return [LabelledDie(at[li][0], float(at[li][1]), labels[li][0], photo)
+            for li in range(len(labels))]

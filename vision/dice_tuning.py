@@ -1,0 +1,92 @@
+"""The dice reader's thresholds: one object, loaded from the model card's ``thresholds``
+(``vision/models/dice_reader.json``). How each was chosen, and the figures, are in
+docs/reader.md; ``tools/reader_tune.py`` sets the first four."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class ReaderTuning:
+    """Every threshold of ``DiceReader``.
+
+    Reading a crop:
+
+    :param min_confidence: a face below this share of the six faces is not read (value None).
+    :param cocked: a die whose "cocked" share of "a die" is at least this is flagged.
+    :param background: a crop whose "not a die" probability is at least this is no die.
+    :param views: crops classified per die (1, 2 or 4 quarter-turned views, averaged).
+    :param ask_below: a crop the first classifier reads below this is put to the second
+        opinions ...
+    :param no_die: ... unless it calls it "not a die" at least this surely.
+    :param sure: a reading at least this confident is not looked at again.
+
+    Finding dice:
+
+    :param heat: the detector's weakest find kept (``read_at``'s closer look).
+    :param read_heat: ``find`` reads only finds at least this hot.
+    :param same_find: two detector cells closer than this many die edges are one find.
+    :param rescue_heat: a find at least this hot that the classifier calls no die is cut again
+        where the detector, looking closer, puts it ...
+    :param rescue_doubt: ... unless the classifier calls it no die at least this surely.
+    :param sizes_again: an unsure die is read again at these times its size (and where the
+        detector, looking closer, puts it) ...
+    :param sizes_last: ... and, still unsure, at these.
+    :param refine_px: the detector's patch (pixels at its scale) for a closer look.
+    :param refine_reach: a closer look takes the detector's find within this many die edges.
+    :param refine_sizes: ... and its size only within this band of the given size.
+    :param size_band: with the die's size known, a closer look moves a die only onto a find of
+        a size within this band.
+
+    Two finds of one die (the twin rule):
+
+    :param two_faces: two finds closer than this many die edges are one leaning die ...
+    :param two_faces_cocked: ... this many when either looks cocked ...
+    :param body_chroma: ... unless both bodies are at least this chromatic (Lab) ...
+    :param hue_apart: ... and their hues this many degrees apart (two dice touching).
+    :param body_disc: a body colour is measured within this many die edges of a find's centre,
+    :param body_lightness: on the pixels within this lightness of the disc's median.
+    """
+
+    min_confidence: float
+    cocked: float
+    background: float
+    views: int
+    ask_below: float
+    no_die: float
+    sure: float
+    heat: float
+    read_heat: float
+    same_find: float
+    rescue_heat: float
+    rescue_doubt: float
+    sizes_again: tuple[float, ...]
+    sizes_last: tuple[float, ...]
+    refine_px: int
+    refine_reach: float
+    refine_sizes: tuple[float, float]
+    size_band: tuple[float, float]
+    two_faces: float
+    two_faces_cocked: float
+    body_chroma: float
+    hue_apart: float
+    body_disc: float
+    body_lightness: float
+
+    @classmethod
+    def from_card(cls, thresholds: dict, **overrides) -> ReaderTuning:
+        """From the card's ``thresholds`` object (lists become tuples); ValueError naming the
+        keys missing or unknown."""
+        names = [f.name for f in fields(cls)]
+        missing = [n for n in names if n not in thresholds and n not in overrides]
+        unknown = sorted(set(thresholds) - set(names))
+        if missing or unknown:
+            raise ValueError(
+                "dice_reader.json \"thresholds\": "
+                + (f"missing {', '.join(missing)}" if missing else "")
+                + ("; " if missing and unknown else "")
+                + (f"unknown {', '.join(unknown)}" if unknown else ""))
+        values = {**thresholds, **{k: v for k, v in overrides.items() if v is not None}}
+        return cls(**{n: tuple(values[n]) if isinstance(values[n], list) else values[n]
+                      for n in names})
