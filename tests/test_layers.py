@@ -237,11 +237,27 @@ def test_an_impure_game_is_found(tmp_path, line, said):
     assert problems and said in problems[0], problems
 
 
+def shared_outside_support(root: Path) -> list[tuple[str, str]]:
+    """(module, what it imports) where a test imports a benchmark or a benchmark imports
+    tests other than tests/support."""
+    graph, _ = import_graph(root, ("tests", "bench"))
+    return sorted((m, i) for m, deps in graph.items() for i in deps
+                  if (m.startswith("tests.") and i.split(".")[0] == "bench")
+                  or (m.startswith("bench.") and i.split(".")[0] == "tests"
+                      and not i.startswith("tests.support")))
+
+
 def test_tests_and_benchmarks_share_only_tests_support():
-    graph, _ = import_graph(ROOT, ("tests", "bench"))
-    crossing = sorted((m, i) for m, deps in graph.items() for i in deps
-                      if (m.startswith("tests.") and i.split(".")[0] == "bench")
-                      or (m.startswith("bench.") and i.split(".")[0] == "tests"
-                          and not i.startswith("tests.support")))
+    crossing = shared_outside_support(ROOT)
     assert not crossing, "tests and benchmarks share helpers through tests/support/ only: " + \
         "; ".join(f"{m} imports {i}" for m, i in crossing)
+
+
+def test_sharing_outside_tests_support_is_found(tmp_path):
+    write(tmp_path, {
+        "tests/__init__.py": "", "tests/support/__init__.py": "",
+        "tests/support/helpers.py": "", "tests/game/test_x.py": "def f():\n    import bench.y\n",
+        "bench/y.py": "from tests.support import helpers\nfrom tests.game import test_x\n",
+    })
+    assert shared_outside_support(tmp_path) == [("bench.y", "tests.game.test_x"),
+                                               ("tests.game.test_x", "bench.y")]
