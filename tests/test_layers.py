@@ -174,22 +174,11 @@ def test_every_product_module_is_read(product):
         assert name in graph
 
 
-# Circles known to be there, each in another engineer's part, with who is breaking it. The
-# test below fails on any other circle, and on a listed one once it is gone (then drop it here).
-KNOWN_CIRCLES = {
-    # the hand borrows the renderer's _smear and LIGHT: the vision engineers' to break
-    ("vision.simulator.hand", "vision.simulator.render"),
-}
-
-
 def test_no_import_circle_in_the_product(product):
     graph, _ = product
-    found = {tuple(c) for c in circles(graph)}
-    new = found - KNOWN_CIRCLES
-    assert not new, "import circles (break each by moving what both need into a module both " \
-                    "import): " + "; ".join(" <-> ".join(c) for c in sorted(new))
-    gone = KNOWN_CIRCLES - found
-    assert not gone, f"no longer circles, drop them from KNOWN_CIRCLES: {sorted(gone)}"
+    found = circles(graph)
+    assert not found, "import circles (break each by moving what both need into a module " \
+                      "both import): " + "; ".join(" <-> ".join(c) for c in found)
 
 
 def test_the_game_is_pure(product):
@@ -248,18 +237,27 @@ def test_an_impure_game_is_found(tmp_path, line, said):
     assert problems and said in problems[0], problems
 
 
-# none left: every helper that tests and benchmarks share lives in tests/support/
-KNOWN_TEST_BENCH_IMPORTS: set[tuple[str, str]] = set()
+def shared_outside_support(root: Path) -> list[tuple[str, str]]:
+    """(module, what it imports) where a test imports a benchmark or a benchmark imports
+    tests other than tests/support."""
+    graph, _ = import_graph(root, ("tests", "bench"))
+    return sorted((m, i) for m, deps in graph.items() for i in deps
+                  if (m.startswith("tests.") and i.split(".")[0] == "bench")
+                  or (m.startswith("bench.") and i.split(".")[0] == "tests"
+                      and not i.startswith("tests.support")))
 
 
 def test_tests_and_benchmarks_share_only_tests_support():
-    graph, _ = import_graph(ROOT, ("tests", "bench"))
-    crossing = {(m, i) for m, deps in graph.items() for i in deps
-                if (m.startswith("tests.") and i.split(".")[0] == "bench")
-                or (m.startswith("bench.") and i.split(".")[0] == "tests"
-                    and not i.startswith("tests.support"))}
-    new = crossing - KNOWN_TEST_BENCH_IMPORTS
-    assert not new, "tests and benchmarks share helpers through tests/support/ only: " + \
-        "; ".join(f"{m} imports {i}" for m, i in sorted(new))
-    gone = KNOWN_TEST_BENCH_IMPORTS - crossing
-    assert not gone, f"no longer there, drop from KNOWN_TEST_BENCH_IMPORTS: {sorted(gone)}"
+    crossing = shared_outside_support(ROOT)
+    assert not crossing, "tests and benchmarks share helpers through tests/support/ only: " + \
+        "; ".join(f"{m} imports {i}" for m, i in crossing)
+
+
+def test_sharing_outside_tests_support_is_found(tmp_path):
+    write(tmp_path, {
+        "tests/__init__.py": "", "tests/support/__init__.py": "",
+        "tests/support/helpers.py": "", "tests/game/test_x.py": "def f():\n    import bench.y\n",
+        "bench/y.py": "from tests.support import helpers\nfrom tests.game import test_x\n",
+    })
+    assert shared_outside_support(tmp_path) == [("bench.y", "tests.game.test_x"),
+                                               ("tests.game.test_x", "bench.y")]
