@@ -13,6 +13,8 @@ from web.public import table_context
 
 bp = Blueprint("operator", __name__, url_prefix="/operator")
 
+AUDIT_SHOWN = 10
+
 
 def dashboard_url() -> str:
     return request.host_url
@@ -29,6 +31,8 @@ def console():
     return render_template("operator.html", csrf_token=current_session().csrf_token,
                            dashboard_url=dashboard_url(), kinds=texts.KIND_NAMES,
                            forms=forms.FORMS, groups=forms.GROUPS,
+                           audit=list(reversed(current_app.extensions["tablectl.table"]
+                                               .audit()[-AUDIT_SHOWN:])),
                            calibration=_calibration_available(), **ruling_context())
 
 

@@ -72,6 +72,8 @@ def test_operator_ruling_is_signed_by_the_operator(operator, table):
                                    "why": "leans on 5", "rule": "R-I2", "dice": [5, 6]}
     audit = operator.client.get("/api/audit").json
     assert audit[-1]["why"] == "leans on 5"
+    console = operator.client.get("/operator").data.decode()
+    assert "leans on 5" in console.split("Audit: who, when, why")[1]
 
 
 def test_recall_is_the_tables(client, table):

@@ -4,11 +4,11 @@ without the operator's credentials (401 or 403, the journal untouched)."""
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 from pathlib import Path
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
@@ -30,12 +30,15 @@ FUZZ = settings(max_examples=25, deadline=None,
                 suppress_health_check=list(HealthCheck))
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _close_the_table():
-    yield
+def _close_the_table() -> None:
     TABLE.close()
     APP.extensions["tablectl.sessions"].close()
     shutil.rmtree(_DIR, ignore_errors=True)
+
+
+# the schema is built at import (schemathesis parametrizes from it), so the table is made
+# then too; it is closed when the session ends, whichever of these tests ran
+atexit.register(_close_the_table)
 
 
 def _excluded(case) -> list:
