@@ -47,7 +47,7 @@ class Game:
         "rules", "ledger", "seats", "leaving", "shooter", "turn_of", "point", "rolling",
         "pending_ruling", "center", "bets", "used_ids", "warnings", "sanctions", "barred",
         "dice_pair", "dice_change_to", "thrown_in_turn", "claimant", "throws", "last_thrower",
-        "_callable", "_seq", "_undo", "_undo_seq",
+        "callable_bets", "commands_applied", "undo", "undo_valid_at",
     )
 
     def __init__(self, rules: TableRules | None = None) -> None:
@@ -72,10 +72,10 @@ class Game:
         self.claimant: str | None = None      # R-C4: may claim the whole next center bet
         self.throws = 0                       # counted throws so far
         self.last_thrower: str | None = None  # who made the last counted throw (for warn)
-        self._callable: list[ComeBet] = []    # come bets open to call-off now (R-S4)
-        self._seq = 0                         # commands accepted (only to date the undo record)
-        self._undo: ThrowUndo | None = None   # the state before the last throw (operator override)
-        self._undo_seq = -1                   # the _seq at which _undo is valid
+        self.callable_bets: list[ComeBet] = []  # come bets open to call-off now (R-S4)
+        self.commands_applied = 0             # commands accepted (only to date the undo record)
+        self.undo: ThrowUndo | None = None    # the state before the last throw (an override)
+        self.undo_valid_at = -1               # the commands_applied at which undo is valid
 
     # ------------------------------------------------------------------ public API
     def apply(self, command: dict) -> list[dict]:
@@ -95,7 +95,7 @@ class Game:
         events = handler(self, *parse(command))  # the fields first: malformed is refused first
         if self.leaving:  # R-O3: paid out as soon as nothing of his is at stake, whatever freed it
             pay_out_leavers(self, events)
-        self._seq += 1
+        self.commands_applied += 1
         return events
 
     def money_total(self) -> int:
@@ -136,8 +136,8 @@ class Game:
         so that a game rebuilt from it can still take an operator's override of that throw.
         """
         d = self._snap()
-        undo = self._undo
-        if undo is not None and self._undo_seq == self._seq:
+        undo = self.undo
+        if undo is not None and self.undo_valid_at == self.commands_applied:
             d["undo"] = {"dice": list(undo.dice), "state": undo.snap(d)}
         else:
             d["undo"] = None
@@ -180,7 +180,7 @@ class Game:
             # the state before the last throw, and that throw again: the override stays possible
             g = cls._from_snap(undo["state"])
             throw_counts(g, *undo["dice"])
-            g._undo_seq = g._seq
+            g.undo_valid_at = g.commands_applied
             if g._snap() != {k: v for k, v in d.items() if k != "undo"}:
                 raise ValueError("game snapshot is inconsistent: its state is not the state "
                                  "before the last throw plus that throw")
@@ -206,7 +206,7 @@ class Game:
             bet = bet_from_dict(bd)
             g.bets[bet.id] = bet
             if isinstance(bet, ComeBet) and bet.may_call_off:
-                g._callable.append(bet)
+                g.callable_bets.append(bet)
         g.used_ids = dict.fromkeys(d["used_ids"], True)
         g.warnings = {p: dict(w) for p, w in d["warnings"].items()}
         g.sanctions = {p: list(r) for p, r in d["sanctions"].items()}
@@ -219,8 +219,9 @@ class Game:
         g.last_thrower = d["last_thrower"]
         return g
 
-    # ------------------------------------------------------------------ checks
-    def _bets_open(self) -> None:
+    # ------------------------------------------------------------------ the shared checks
+    # What the sections' handlers check before they change anything: each raises the refusal.
+    def check_bets_open(self) -> None:
         """Bets are made before the dice are thrown, never while they roll (R-S0, R-I2)."""
         if self.pending_ruling is not None:
             raise AwaitingRuling("R-I2", "no bets while the operator rules on the last throw; bet "
@@ -229,18 +230,20 @@ class Game:
             raise BetsClosed("R-S0", "bets are closed while the dice roll; bet again once the "
                                      "throw is decided")
 
-    def _not_awaiting(self) -> None:
+    def check_no_ruling_pending(self) -> None:
+        """No throw is waiting for the operator's ruling (R-I2)."""
         if self.pending_ruling is not None:
             raise AwaitingRuling(
                 "R-I2", "the operator must rule on the last throw first (operator_ruling)")
 
-    def _need_shooter(self) -> str:
+    def check_shooter(self) -> str:
+        """Someone has the dice (R-O1); returns him."""
         if self.shooter is None:
             raise NoShooter("R-O1", "no shooter: name who shoots with {\"command\": \"shooter\", "
                                     "\"player\": NAME}")
         return self.shooter
 
-    def _bettor(self, player: str, rule: str) -> None:
+    def check_bettor(self, player: str, rule: str) -> None:
         """``player`` may put up a new stake: seated (barred players may still bet, R-D3)."""
         if player not in self.seats:
             if player in self.ledger.balances:
@@ -248,16 +251,17 @@ class Game:
                                          f"(he may join again)")
             raise SeatingError(rule, f"{player} is not at the table (join first)")
 
-    def _afford(self, player: str, units: int, rule: str) -> None:
+    def check_funds(self, player: str, units: int, rule: str) -> None:
+        """``player`` has ``units`` free (not in escrow) to stake; ``rule`` is cited if not."""
         free = self.ledger.balances[player]
         if units > free:
             raise InsufficientBalance(
                 rule, f"{player} has {free} units free (not in escrow); the stake is {units}: "
                       f"stake at most {free}")
 
-    def _can_throw(self) -> str:
+    def check_throw_allowed(self) -> str:
         """Everything a throw (or the dice being let go) needs; returns the shooter."""
-        shooter = self._need_shooter()
+        shooter = self.check_shooter()
         if shooter in self.barred:  # defensive: barring hands the dice on at once
             raise BarredShooter("R-D3", f"{shooter} is barred from shooting; pass the dice "
                                         f"(pass_dice)")

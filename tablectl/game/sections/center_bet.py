@@ -67,8 +67,8 @@ def settle_center(game: Game, dice_win: bool, events: list) -> None:
 
 
 def center_bet(game: Game, amount: int) -> list[dict]:
-    game._bets_open()
-    shooter = game._need_shooter()
+    game.check_bets_open()
+    shooter = game.check_shooter()
     if game.point is not None:
         raise CenterBetError("R-C1", f"the center bet is put up before a come-out; the point "
                                      f"{game.point} is pending: put it up after its "
@@ -76,16 +76,16 @@ def center_bet(game: Game, amount: int) -> list[dict]:
     if game.center is not None:
         raise CenterBetError("R-C1", f"there is already a center bet of {game.center.amount}"
                                      f" (raise it with raise)")
-    game._afford(shooter, amount, "R-C1")
+    game.check_funds(shooter, amount, "R-C1")
     game.ledger.put_up(shooter, amount)
     game.center = CenterBet(shooter, amount)
     return [{"event": "center_bet_made", "player": shooter, "units": amount, "rule": "R-C1"}]
 
 
 def fade(game: Game, player: str, amount: int, claim: bool) -> list[dict]:
-    game._bets_open()
+    game.check_bets_open()
     c = center_before_come_out(game, "R-C2")
-    game._bettor(player, "R-C2")
+    game.check_bettor(player, "R-C2")
     if player == c.shooter or player == game.shooter:
         # R-C2 "any other player": the shooter, or a substitute throwing the bet, never fades
         raise CenterBetError("R-C2", f"{player} cannot fade a center bet he shoots for; "
@@ -105,7 +105,7 @@ def fade(game: Game, player: str, amount: int, claim: bool) -> list[dict]:
             raise FadeClaimError("R-C4", f"a claim fades the whole bet: fade {c.amount} with the "
                                          f"claim")
         own = c.fades.get(player, 0)
-        game._afford(player, amount - own, "R-C4")
+        game.check_funds(player, amount - own, "R-C4")
         events = []
         for fader, units in list(c.fades.items()):
             game.ledger.release(fader, units)
@@ -123,7 +123,7 @@ def fade(game: Game, player: str, amount: int, claim: bool) -> list[dict]:
         raise FadeTooMuch("R-C6", "faders may not fade more than the shooter's bet",
                           f"the bet is {c.amount}, {covered} faded, {c.amount - covered} "
                           f"open; fade at most that, or the shooter raises")
-    game._afford(player, amount, "R-C2")
+    game.check_funds(player, amount, "R-C2")
     game.ledger.put_up(player, amount)
     c.fades[player] = c.fades.get(player, 0) + amount
     return [{"event": "faded", "player": player, "units": amount, "covered": covered + amount,
@@ -131,7 +131,7 @@ def fade(game: Game, player: str, amount: int, claim: bool) -> list[dict]:
 
 
 def raise_bet(game: Game, amount: int) -> list[dict]:
-    game._bets_open()
+    game.check_bets_open()
     c = center_before_come_out(game, "R-C6")
     if c.shooter not in game.seats:  # R-O3: his bet stands, but he puts up nothing new
         raise PlayerLeft("R-O3", f"{c.shooter}, whose center bet it is, has left the table: "
@@ -139,7 +139,7 @@ def raise_bet(game: Game, amount: int) -> list[dict]:
     if amount <= c.amount:
         raise CenterBetError("R-C6", f"a raise sets a new total above the current bet "
                                      f"{c.amount}; got {amount}: give the new total")
-    game._afford(c.shooter, amount - c.amount, "R-C6")
+    game.check_funds(c.shooter, amount - c.amount, "R-C6")
     game.ledger.put_up(c.shooter, amount - c.amount)
     added = amount - c.amount
     c.amount = amount
@@ -148,7 +148,7 @@ def raise_bet(game: Game, amount: int) -> list[dict]:
 
 
 def take_down(game: Game) -> list[dict]:
-    game._bets_open()
+    game.check_bets_open()
     c = center_before_come_out(game, "R-C5")
     uncovered = c.open
     if uncovered == 0:
@@ -163,7 +163,7 @@ def take_down(game: Game) -> list[dict]:
 
 
 def no_bet(game: Game) -> list[dict]:
-    game._bets_open()
+    game.check_bets_open()
     center_before_come_out(game, "R-C5")
     events: list[dict] = []
     return_center(game, events, "no bet")

@@ -22,10 +22,10 @@ def apply_dice_change(game: Game, events: list) -> None:
 
 
 def pass_dice(game: Game) -> list[dict]:
-    game._not_awaiting()
+    game.check_no_ruling_pending()
     if game.rolling:
         raise DicePassError("R-D2", "the dice are rolling; pass them once the throw is decided")
-    game._need_shooter()
+    game.check_shooter()
     if game.point is not None:
         raise DicePassError("R-D2", f"the dice may not be passed while the point "
                                     f"{game.point} is pending; pass them after its "

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 
 def void(game: Game, rule: str, reason: str) -> list[dict]:
-    game._not_awaiting()
-    shooter = game._need_shooter()
+    game.check_no_ruling_pending()
+    shooter = game.check_shooter()
     game.rolling = False
     events = [{"event": "throw_void", "shooter": shooter, "rule": rule, "reason": reason}]
     if game.dice_change_to is not None:
@@ -37,7 +37,7 @@ def await_ruling(game: Game, rule: str, reason: str, observation: dict | None) -
     if game.pending_ruling is not None:
         raise AwaitingRuling("R-I2", "the operator has not yet ruled on the last throw: "
                                      "operator_ruling first")
-    shooter = game._can_throw()
+    shooter = game.check_throw_allowed()
     game.rolling = False
     game.pending_ruling = {"rule": rule, "reason": reason, "shooter": shooter}
     if observation is not None:
@@ -54,7 +54,7 @@ def operator_ruling(game: Game, by: str, why: str,
     (R-I2): ``dice`` the values he reads, None for a void."""
     pending = game.pending_ruling
     if pending is None:
-        if game._undo is None or game._undo_seq != game._seq:
+        if game.undo is None or game.undo_valid_at != game.commands_applied:
             raise NoRulingPending(
                 "R-I2", "no throw is waiting for the operator's ruling, and the last "
                         "command was not a throw he could override (an override must come "
@@ -76,7 +76,7 @@ def operator_ruling(game: Game, by: str, why: str,
 def override(game: Game, by: str, why: str, dice: tuple[int, int] | None) -> list[dict]:
     """The operator overrides the last throw (it was the last command): other dice, or
     void. Everything that throw decided is undone and the throw is played again."""
-    previous = list(game._undo.dice)
+    previous = list(game.undo.dice)
     revert_last_throw(game)
     ruled = {"event": "operator_ruled", "by": by, "why": why, "rule": "R-I2",
              "override": True, "previous": previous}
@@ -93,9 +93,9 @@ def override(game: Game, by: str, why: str, dice: tuple[int, int] | None) -> lis
 
 
 def warn(game: Game, rule: str, player: str | None) -> list[dict]:
-    game._not_awaiting()
+    game.check_no_ruling_pending()
     if player is None:  # the player who threw last (after a seven-out: not the new shooter)
-        player = game.last_thrower or game._need_shooter()
+        player = game.last_thrower or game.check_shooter()
     elif player not in game.seats:
         raise SeatingError(rule, f"{player} is not seated at the table (warn a seated player)")
     counts = game.warnings.setdefault(player, {})
@@ -108,19 +108,19 @@ def warn(game: Game, rule: str, player: str | None) -> list[dict]:
             open_rules.append(rule)
         events.append({"event": "sanction_open", "player": player, "rule": rule,
                        "may": ["substitute", "bar"] if rule == "R-I3" else ["bar"]})
-    if game._undo_seq == game._seq:
+    if game.undo_valid_at == game.commands_applied:
         # a warning belongs to the throw just made (the rulings send throw + warn): the
         # operator may still override that throw (R-I2)
-        game._undo_seq += 1
+        game.undo_valid_at += 1
     return events
 
 
 def substitute(game: Game, player: str) -> list[dict]:
-    game._not_awaiting()
+    game.check_no_ruling_pending()
     if game.rolling:
         raise BetsClosed("R-S0", "the dice are rolling; appoint the substitute once they "
                                  "rest")
-    shooter = game._need_shooter()
+    shooter = game.check_shooter()
     if "R-I3" not in game.sanctions.get(shooter, ()):
         raise SanctionNotOpen("R-I3", f"{shooter} has not repeated the R-I3 offence past "
                                       f"{game.rules.warnings_before_sanction} warning(s); "
@@ -142,7 +142,7 @@ def substitute(game: Game, player: str) -> list[dict]:
 
 
 def bar(game: Game, player: str) -> list[dict]:
-    game._not_awaiting()
+    game.check_no_ruling_pending()
     if player == game.shooter and game.rolling:
         raise BetsClosed("R-S0", "the dice are rolling; bar the shooter once they rest")
     open_rules = game.sanctions.get(player)

@@ -108,7 +108,7 @@ def leave(game: Game, player: str) -> list[dict]:
 
 
 def shooter(game: Game, player: str) -> list[dict]:
-    game._not_awaiting()
+    game.check_no_ruling_pending()
     if game.shooter is not None:
         if game.rolling:
             raise BetsClosed("R-S0", "the dice are rolling; wait until the throw is decided")

@@ -30,14 +30,14 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
     # the most frequent command after the throw: the checks that pass go by in a comparison
     # each; the helpers with the messages run only for a bet they refuse
     if game.pending_ruling is not None or game.rolling:
-        game._bets_open()
+        game.check_bets_open()
     if bet_id in game.used_ids:
         raise SideBetError("R-S0", f"side bet id {bet_id!r} is already used; give each bet "
                                    f"its own id")
     seats = game.seats
     if backer not in seats or layer not in seats:
-        game._bettor(backer, "R-S0")
-        game._bettor(layer, "R-S0")
+        game.check_bettor(backer, "R-S0")
+        game.check_bettor(layer, "R-S0")
     point = game.point
     if kind == "line":
         if point is not None:
@@ -49,8 +49,8 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
                                    "bet after the come-out sets one")
     balances = game.ledger.balances
     if stake_for > balances[backer] or stake_against > balances[layer]:
-        game._afford(backer, stake_for, "R-S0")
-        game._afford(layer, stake_against, "R-S0")
+        game.check_funds(backer, stake_for, "R-S0")
+        game.check_funds(layer, stake_against, "R-S0")
     p_win, ev_for, ev_against = true_odds(kind, key, point, stake_for, stake_against)
     # nothing below can refuse
     if kind == "point":
@@ -87,7 +87,7 @@ def open_bet(game: Game, bet_id: str | int) -> SideBet:
 
 
 def call_off(game: Game, player: str, bet_id: str | int) -> list[dict]:
-    game._not_awaiting()
+    game.check_no_ruling_pending()
     if game.rolling:
         raise BetsClosed("R-S0", "a bet is called off before the deciding throw, not while "
                                  "the dice roll")
@@ -104,8 +104,8 @@ def call_off(game: Game, player: str, bet_id: str | int) -> list[dict]:
         raise CallOffNotAllowed(rule, f"a {bet.kind} bet stands until decided; only number "
                                       f"bets (R-S6) and come bets under R-S4 may be called off")
     del game.bets[bet.id]
-    if bet in game._callable:
-        game._callable.remove(bet)
+    if bet in game.callable_bets:
+        game.callable_bets.remove(bet)
     game.ledger.release(bet.backer, bet.stake_for)
     game.ledger.release(bet.layer, bet.stake_against)
     events = [
@@ -119,7 +119,7 @@ def call_off(game: Game, player: str, bet_id: str | int) -> list[dict]:
 
 
 def carry(game: Game, bet_id: str | int, player: str | None) -> list[dict]:
-    game._not_awaiting()
+    game.check_no_ruling_pending()
     bet = open_bet(game, bet_id)
     if player is not None and player != bet.backer and player != bet.layer:
         raise CallOffNotAllowed("R-S4", f"only {bet.backer} and {bet.layer} may carry bet "
@@ -137,7 +137,7 @@ def carry(game: Game, bet_id: str | int, player: str | None) -> list[dict]:
     bet.may_call_off = False
     bet.carried = True
     bet.kept_by = None
-    game._callable.remove(bet)
+    game.callable_bets.remove(bet)
     event = {"event": "side_bet_carried", "id": bet.id, "come_point": bet.come_point,
              "final": True, "rule": "R-S4"}
     if player is not None:
@@ -188,7 +188,7 @@ def settle_side_bets(game: Game, idx: int, total: int, hard: bool, line: int,
         for bet in game.bets.values():
             if bet.kind == "come" and bet.come_point is not None:
                 bet.may_call_off = True
-                game._callable.append(bet)
+                game.callable_bets.append(bet)
                 events.append({"event": "side_bet_callable", "id": bet.id,
                                "come_point": bet.come_point, "rule": "R-S4"})
 

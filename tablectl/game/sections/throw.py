@@ -45,7 +45,7 @@ class ThrowUndo:
         self.dice_change_to = game.dice_change_to
         self.claimant = game.claimant
         self.center = game.center
-        self.callable = game._callable.copy()  # come bets open to call-off (R-S4)
+        self.callable = game.callable_bets.copy()  # come bets open to call-off (R-S4)
         bets = game.bets
         self.bets = bets.copy()
         self.progress = [(bet, bet.progress()) for bet in bets.values() if bet.keeps_progress]
@@ -72,7 +72,7 @@ class ThrowUndo:
         for bet, progress in self.progress:
             bet.restore(progress)
         game.bets = self.bets.copy()
-        game._callable = self.callable.copy()
+        game.callable_bets = self.callable.copy()
         ledger = game.ledger
         ledger.balances = self.balances.copy()
         ledger.escrow = self.escrow.copy()
@@ -113,20 +113,20 @@ class ThrowUndo:
 
 
 def dice_rolling(game: Game) -> list[dict]:
-    game._not_awaiting()
+    game.check_no_ruling_pending()
     if game.rolling:
         raise BetsClosed("R-S0", "the dice are already rolling: the throw comes next")
-    shooter = game._can_throw()
+    shooter = game.check_throw_allowed()
     game.rolling = True
     return [{"event": "dice_rolling", "shooter": shooter, "rule": "R-S0"}]
 
 
 def throw(game: Game, d1: int, d2: int, who: str | None) -> list[dict]:
     if game.pending_ruling is not None:
-        game._not_awaiting()
+        game.check_no_ruling_pending()
     shooter = game.shooter
     if game.point is None or shooter is None:  # a point pending needs no more checks
-        shooter = game._can_throw()
+        shooter = game.check_throw_allowed()
     if who is not None and who != shooter:
         if who in game.barred:
             raise BarredShooter("R-D3", f"{who} is barred from shooting (he may still bet)")
@@ -136,21 +136,21 @@ def throw(game: Game, d1: int, d2: int, who: str | None) -> list[dict]:
 
 def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
     """A throw that counts (R-T2): the line, the center bet, the side bets."""
-    game._undo = ThrowUndo(game, (d1, d2))
-    game._undo_seq = game._seq + 1
+    game.undo = ThrowUndo(game, (d1, d2))
+    game.undo_valid_at = game.commands_applied + 1
     game.rolling = False
     game.thrown_in_turn = True
     game.throws += 1
     total = d1 + d2
     point = game.point
     shooter = game.last_thrower = game.shooter
-    callable_now = game._callable
+    callable_now = game.callable_bets
     if callable_now:  # R-S4: the option lapses with the next throw: the bet is carried
         for bet in callable_now:
             bet.may_call_off = False
             bet.carried = True
             bet.kept_by = None
-        game._callable = []
+        game.callable_bets = []
     if point is None:
         if game.claimant is not None and game.center is None:
             game.claimant = None  # R-C4: the claim is on the next come-out only, and lapses
@@ -202,9 +202,9 @@ def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
 
 def revert_last_throw(game: Game) -> None:
     """Put the game back as it was before the last counted throw (see ``ThrowUndo``)."""
-    undo = game._undo
-    game._undo = None
-    game._undo_seq = -1
+    undo = game.undo
+    game.undo = None
+    game.undo_valid_at = -1
     undo.restore(game)  # come bets made callable by the throw (R-S4) too: their progress
 
 
