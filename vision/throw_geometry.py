@@ -149,7 +149,8 @@ class TableGeometry:
         if n == 0:
             return []
         dist = [self.wall_distance(x, y) for x, y in zip(xs, ys, strict=True)]
-        d = [a / die for a, _ in dist]  # die edges from the wall line
+        d = [float(a) / die for a, _ in dist]  # die edges from the wall line (float64: the
+        # tracker's centres may be float32, too coarse to place a turn exactly on a frame)
         margin_u = 0.5 * die / self.wall_len
         along = [-margin_u <= u <= 1 + margin_u for _, u in dist]
         found: list[tuple[str, float, float]] = []
@@ -199,7 +200,7 @@ class TableGeometry:
                 if va is None or vb is None or va > -w.min_speed or vb < w.min_speed:
                     continue
                 tm = (d[b0] - d[a1] + va * times[a1] - vb * times[b0]) / (va - vb)
-                if not times[a1] - 1e-9 <= tm <= times[b0] + 1e-9:
+                if not times[a1] - 1e-6 <= tm <= times[b0] + 1e-6:
                     continue
                 turn = min(d[a1], d[b0], d[a1] + va * (tm - times[a1]))
                 contact = turn if contact is None else min(contact, turn)

@@ -772,3 +772,18 @@ def test_top_face_cue_cannot_tell_without_a_whole_face():
     img = background(0)
     assert foreshortened(top_face_shape(img, (320.0, 240.0), DIE), CockedSettings()) is None
     assert foreshortened((0.5, 0.3), CockedSettings()) is None  # a piece of a face
+
+
+def test_a_turn_on_a_frame_counts_with_the_trackers_float32_centres():
+    """At 30 fps a die may be seen on the very frame it turns; the tracker's centres can be
+    float32 (a blob split between two dice), too coarse to place the turn on that frame within
+    a nanosecond. A simulated die's path at 30 fps, first seen the frame before it turned."""
+    cal = Calibration(area=((110.2, 76.8), (528.8, 76.8), (549.9, 444.4), (89.1, 444.4)),
+                      back_wall=((41.2, 76.8), (597.8, 76.8)), die_px=41.7)
+    times = [f / 30 for f in range(12, 17)]
+    f32, f64 = np.float32, np.float64  # as the tracker gives them (NumPy 2 keeps float32)
+    xs = [f64(261.4277108433735), f32(216.96666), f32(207.1175), f64(198.7952380952381),
+          f64(194.58163265306123)]
+    ys = [f64(120.3433734939759), f32(106.49394), f32(135.16121), f64(153.63333333333333),
+          f64(168.25510204081633)]
+    assert TableGeometry(cal).wall_contacts(times, xs, ys)[0][0] == "rebound"
