@@ -543,7 +543,10 @@ class Table:
         if was == IDLE and tracker.state == THROW:
             self._dice_let_go()
         if observation is not None:
-            self.play_observation(observation)
+            # the frame that ended the throw is its rest frame (unless the dice were read on an
+            # earlier one, before a hand came to them)
+            rest = frame.image if observation.rest_frame == tracker.frame_index else None
+            self.play_observation(observation, rest)
 
     def _dice_let_go(self) -> None:
         """The dice are moving: bets close (R-S0), or the throw is refused by the rules."""
@@ -558,15 +561,23 @@ class Table:
             except TableFault:
                 pass  # the throw is held and retried when it rests
 
-    def play_observation(self, observation: Any) -> list[dict]:
+    def play_observation(self, observation: Any, rest_image: Any = None) -> list[dict]:
         """Rule a throw the tracker saw and play it into the game (what the camera thread does
-        when the dice rest): returns the events."""
+        when the dice rest): returns the events.
+
+        :param rest_image: the rest frame as the camera took it (not annotated); kept beside a
+            throw the operator must rule (``raw_image``), from which ``tablectl dice learn
+            --journal`` learns the table's dice with the faces he gave.
+        """
         ruling = rule_throw(observation, self._rules)
         refusal, self._refusal = self._refusal, None
-        return self._play_throw(ruling, observation.to_dict(), observation.snapshot, refusal)
+        raw = rest_image if ruling.kind == "operator" and refusal is None else None
+        return self._play_throw(ruling, observation.to_dict(), (observation.snapshot, raw),
+                                refusal)
 
-    def _play_throw(self, ruling: Any, obs: dict, snapshot: Any,
+    def _play_throw(self, ruling: Any, obs: dict, pictures: tuple[Any, Any],
                     refusal: tuple[str, str] | None) -> list[dict]:
+        snapshot, raw = pictures
         with self._lock:
             self._held = None
             if refusal is not None:
@@ -574,11 +585,15 @@ class Table:
             else:
                 commands = ruling.commands()
             events: list[dict] = []
-            extra = {"ruling": ruling.to_dict()}
             for i, cmd in enumerate(commands):
                 first = i == 0
-                image = self._pictures.path_for(self._journal.seq + 1) \
-                    if first and snapshot is not None else None
+                seq = self._journal.seq + 1
+                image = self._pictures.path_for(seq) if first and snapshot is not None else None
+                raw_path = self._pictures.path_for(seq, "raw") if first and raw is not None \
+                    else None
+                extra = {"ruling": ruling.to_dict()}
+                if raw_path is not None:
+                    extra["raw_image"] = str(raw_path)
                 try:
                     try:
                         events += self._submit(cmd, "camera", obs if first else None, image,
@@ -589,17 +604,22 @@ class Table:
                                         cmd.get("command"), exc)
                             continue
                         refused = self._refused((exc.rule, exc.reason), ruling)
+                        extra.pop("raw_image", None)
+                        raw_path = None
                         events += self._submit(refused, "camera", obs, image, extra)
                 except TableFault:
                     if self._closed:
                         return events
                     # the journal takes nothing now: keep the rest of this throw, try later
                     rest = ruling if first else _Rest(commands[i:], ruling)
-                    self._held = (rest, obs if first else None, snapshot if first else None,
+                    self._held = (rest, obs if first else None,
+                                  (snapshot, raw) if first else (None, None),
                                   refusal if first else None, self._clock() + self._backoff[0])
                     return events
                 if image is not None:  # committed: the picture is written off the camera's path
                     self._pictures.write(image, snapshot)
+                if raw_path is not None:
+                    self._pictures.write(raw_path, raw)
             return events
 
     @staticmethod
@@ -659,8 +679,10 @@ class Pictures:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
-    def path_for(self, seq: int) -> Path:
-        return self.folder / f"throw-{seq:06d}.png"
+    def path_for(self, seq: int, kind: str = "") -> Path:
+        """The picture of the throw recorded by row ``seq``; ``kind`` "raw": the rest frame as
+        taken, without the annotations."""
+        return self.folder / f"throw-{seq:06d}{'-' + kind if kind else ''}.png"
 
     def write(self, path: Path, image: Any) -> None:
         with self._lock:

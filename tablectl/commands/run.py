@@ -33,18 +33,44 @@ def setup_logging() -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
-def serve(table: Any, host: str, port: int) -> Any:
+class FrameTap:
+    """The camera's frame source as the table reads it, keeping the last frame for the
+    dashboard's calibration screen (the table itself hands out no frames)."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self._last = None
+
+    def __iter__(self):
+        for frame in self.source:
+            self._last = frame.image
+            yield frame
+
+    def latest(self) -> Any:
+        """The last frame the camera gave (BGR), or None before the first."""
+        return self._last
+
+    def close(self) -> None:
+        self.source.close()
+
+    def __getattr__(self, name: str) -> Any:  # e.g. the simulator's calibration
+        return getattr(self.source, name)
+
+
+def serve(table: Any, host: str, port: int, calibrator: Any = None) -> Any:
     """Start the dashboard on the table and print where it is (and a new operator PIN)."""
     from web.serve import start
 
-    server = start(table, host=host, port=port, state_dir=table.state_dir)
+    server = start(table, host=host, port=port, state_dir=table.state_dir,
+                   calibrator=calibrator)
     print(f"dashboard: {server.url}", flush=True)
     if server.new_pin:
         print(f"operator PIN: {server.new_pin}", flush=True)
     return server
 
 
-def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None) -> int:
+def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None,
+                      calibrator: Any = None) -> int:
     """Serve the dashboard, start the camera (and ``also``, an object with start/stop), then
     wait for SIGTERM or Ctrl-C and stop everything in order: exit status 0."""
     stop = threading.Event()
@@ -55,7 +81,7 @@ def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None) -> 
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
     server = None
     try:
-        server = serve(table, host, port)
+        server = serve(table, host, port, calibrator)
         table.start()
         if also is not None:
             also.start()
@@ -80,13 +106,18 @@ def run_until_stopped(table: Any, host: str, port: int, *, also: Any = None) -> 
 def run(args: argparse.Namespace) -> int:
     from tablectl.config import ConfigError, load_config
     from tablectl.journal import JournalError
-    from tablectl.table import Table, TableFault
+    from tablectl.table import Table, TableFault, camera_source
+    from web.calibrate import Calibrator
 
     setup_logging()
     try:
         config = load_config(args.config)
-        table = Table.from_config(config)
+        source = camera_source(config.camera)
+        tap = FrameTap(source) if source is not None else None
+        table = Table.from_config(config, source=tap)
     except (ConfigError, JournalError, TableFault, OSError, ValueError) as exc:
         print(f"tablectl run: {exc}", file=sys.stderr)
         return 2
-    return run_until_stopped(table, config.dashboard.host, config.dashboard.port)
+    calibrator = Calibrator(tap.latest, config.path) if tap is not None else None
+    return run_until_stopped(table, config.dashboard.host, config.dashboard.port,
+                             calibrator=calibrator)

@@ -112,6 +112,15 @@ def test_a_pending_ruling_refuses_the_next_throw(journal_path, evening, reader):
         view = t.state()
         assert view["pending_ruling"]["throw"] == rows[0].seq  # still the first throw
         assert view["last_throw"]["kind"] == "refused"
+        # the throw for the operator keeps its rest frame as taken, for `tablectl dice learn`
+        import cv2
+
+        t.close()  # every picture written
+        raw = cv2.imread(rows[0].extra["raw_image"])
+        annotated = cv2.imread(rows[0].extra["image"])
+        assert raw.shape == annotated.shape == (480, 640, 3)
+        assert (raw != annotated).any()  # the outlines are drawn on the annotated one only
+        assert "raw_image" not in refused.extra
 
 
 def test_nobody_seated_the_throw_is_kept_as_refused(journal_path, evening, reader):
