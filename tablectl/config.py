@@ -16,7 +16,11 @@ from typing import Any
 from tablectl.game import TableRules
 from vision.calibration import Calibration, CalibrationError
 
-DEFAULT_CONFIG_PATH = Path(__file__).resolve().parents[1] / "firmware_config" / "table.toml"
+# what install.sh writes on a Pi; else the checkout's documented defaults
+INSTALLED_CONFIG_PATH = Path("/etc/tablectl/table.toml")
+CHECKOUT_CONFIG_PATH = Path(__file__).resolve().parents[1] / "firmware_config" / "table.toml"
+DEFAULT_CONFIG_PATH = INSTALLED_CONFIG_PATH if INSTALLED_CONFIG_PATH.is_file() \
+    else CHECKOUT_CONFIG_PATH
 
 # the lamp roles of DESIGN.md "Signal lights" and their default BCM pins
 DEFAULT_PINS = {
@@ -251,7 +255,8 @@ def parse_config(data: dict, where: Path) -> TableConfig:
 def load_config(path: Path | str | None = None) -> TableConfig:
     """Read the table's configuration.
 
-    :param path: a TOML file; None reads ``DEFAULT_CONFIG_PATH`` (firmware_config/table.toml).
+    :param path: a TOML file; None reads ``DEFAULT_CONFIG_PATH`` (/etc/tablectl/table.toml where
+        install.sh wrote it, else the checkout's firmware_config/table.toml).
     """
     where = Path(path) if path is not None else DEFAULT_CONFIG_PATH
     try:

@@ -5,7 +5,9 @@ decides (later checks assume the earlier ones passed):
 
 1. more than two dice, or a die that did not move since the last throw -> operator (the camera
    cannot be trusted; R-I2 is the rule that hands the throw to a bystander);
-2. a die out of bounds (per ``TableRules.out_of_bounds``), or not found -> void (R-I1);
+2. a die out of bounds (per ``TableRules.out_of_bounds``), or lost after its centre left the
+   area (off the table) -> void (R-I1); a die missing that the camera did not see leave (under
+   an object, a hand, a chip) -> operator (R-I2: he sees where it lies);
 3. neither die hit the back wall -> void (R-I3): the faces do not matter then;
 4. a die cocked or unreadable -> operator rules a value or voids it (R-I2); if only one die hit
    the wall the ruling also carries ``warn_if_counted = "R-I3"``: the shooter is warned once the
@@ -19,13 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tablectl.game.rules import DICE_PER_THROW as EXPECTED_DICE
 from tablectl.game.rules import OUT_OF_BOUNDS_CHOICES as OUT_OF_BOUNDS_MODES
 from vision.observation import ThrowObservation
 
-try:  # R-E1: the game's count of dice in a throw
-    from tablectl.game.rules import DICE_PER_THROW as EXPECTED_DICE
-except ImportError:  # pragma: no cover - until tablectl.game.rules names it
-    EXPECTED_DICE = 2
 # key of the await_ruling observation naming the warning due if the operator lets it count
 WARN_KEY = "warn_if_counted"
 
@@ -148,10 +147,15 @@ def rule_throw(observation: ThrowObservation, rules: Any = None) -> Ruling:
             "R-I2", f"{n} di{'e' if n == 1 else 'ce'} did not move since the last throw"
         )
 
-    # 2. out of bounds or not found (R-I1)
+    # 2. out of bounds or not found (R-I1); a die that vanished inside the area (R-I2)
     if obs.missing > 0 or len(found) < EXPECTED_DICE:
         n = max(obs.missing, EXPECTED_DICE - len(found))
-        return Ruling("void", "R-I1", f"{n} di{'e' if n == 1 else 'ce'} not found at rest")
+        lost = [d for d in dice if d.center is None]
+        dice_word = f"{n} di{'e' if n == 1 else 'ce'}"
+        if any(d.left_area for d in lost):
+            return Ruling("void", "R-I1", f"{dice_word} not found at rest: left the area")
+        return operator("R-I2", f"{dice_word} not found at rest (under an object?): rule "
+                                "the value where it lies or void the throw")
     outside = [i for i, d in enumerate(dice, 1) if not d.at_rest_in_area]
     if outside:
         return Ruling("void", "R-I1", f"die {outside[0]} came to rest outside the area")

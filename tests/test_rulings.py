@@ -60,11 +60,23 @@ def test_out_of_bounds_at_rest_versus_any_time():
         assert (rule_throw(outside, rules).kind, rule_throw(outside, rules).rule) == ("void", "R-I1")
 
 
-def test_die_not_found_is_void():
+def test_die_lost_after_leaving_the_area_is_void():
     lost = DieObservation(None, 0.0, False, True, True, False, None, [(0, 1.0, 1.0)])
     r = rule_throw(obs(die(3), lost, missing=1), AT_REST)
     assert (r.kind, r.rule) == ("void", "R-I1")
     assert "not found" in r.reason
+
+
+@pytest.mark.parametrize("lost", [
+    [DieObservation(None, 0.0, False, True, False, False, None, [(0, 300.0, 200.0)])],
+    [],  # never tracked at all
+], ids=["vanished in the area", "never seen"])
+def test_die_missing_without_leaving_goes_to_the_operator(lost):
+    # R-I2: a die under an object (a hand, a chip) is ruled by the bystander, not voided
+    r = rule_throw(obs(die(3), *lost, missing=1), AT_REST)
+    assert (r.kind, r.rule) == ("operator", "R-I2")
+    (cmd,) = r.commands()
+    assert cmd["command"] == "await_ruling" and "not found" in cmd["reason"]
 
 
 @pytest.mark.parametrize("bad", [die(None), die(5, cocked=True)], ids=["unreadable", "cocked"])

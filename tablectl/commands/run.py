@@ -66,6 +66,7 @@ def serve(table: Any, host: str, port: int, calibrator: Any = None) -> Any:
     print(f"dashboard: {server.url}", flush=True)
     if server.new_pin:
         print(f"operator PIN: {server.new_pin}", flush=True)
+    print(server.qr_text(), flush=True)  # a phone at the table scans the address
     return server
 
 

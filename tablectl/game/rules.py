@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
+DICE_PER_THROW = 2  # R-E1: a throw is of two dice
 OUT_OF_BOUNDS_CHOICES = ("at_rest", "any_time")
 
 
