@@ -7,15 +7,6 @@ import pytest
 from tablectl.journal import Journal
 from tablectl.table import Table
 
-# two players seated, ann shoots, her center bet of 10 faded in full (R-O1, R-C1, R-C2)
-OPENING = [
-    {"command": "join", "player": "ann", "buy_in": 100},
-    {"command": "join", "player": "bob", "buy_in": 100},
-    {"command": "shooter", "player": "ann"},
-    {"command": "center_bet", "amount": 10},
-    {"command": "fade", "player": "bob", "amount": 10},
-]
-
 
 class RecordingLights:
     """Lamps that remember what they were told (the real Lights are tested with MockFactory)."""
@@ -46,8 +37,3 @@ def table(journal_path):
     t.close()
 
 
-def play(table, commands, by="script"):
-    events = []
-    for c in commands:
-        events += table.submit(c, by=by)
-    return events

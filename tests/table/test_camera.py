@@ -7,8 +7,8 @@ import pytest
 
 from tablectl.journal import Journal, verify
 from tablectl.table import Table
+from tests.support.tables import OPENING, play
 from tests.table.clips import S, ScriptedCamera, session, source_done, wait_until
-from tests.table.conftest import OPENING, play
 
 pytest.importorskip("cv2")
 

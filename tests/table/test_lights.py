@@ -11,8 +11,8 @@ from tablectl.config import DEFAULT_PINS
 from tablectl.journal import Journal
 from tablectl.lights import Lights
 from tablectl.table import Table
+from tests.support.tables import OPENING, play
 from tests.table.clips import S, ScriptedCamera, session, source_done, wait_until
-from tests.table.conftest import OPENING, play
 from tests.table.test_table import COCKED
 
 mock = pytest.importorskip("gpiozero.pins.mock")

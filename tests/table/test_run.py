@@ -18,8 +18,8 @@ import pytest
 from tablectl.config import DEFAULT_CONFIG_PATH
 from tablectl.journal import Journal, verify
 from tablectl.table import Table
+from tests.support.tables import OPENING
 from tests.table.clips import FPS, S, session
-from tests.table.conftest import OPENING
 
 cv2 = pytest.importorskip("cv2")
 ROOT = Path(__file__).resolve().parents[2]

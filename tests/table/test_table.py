@@ -12,7 +12,7 @@ from tablectl import table as table_module
 from tablectl.game import RuleViolation
 from tablectl.journal import Journal
 from tablectl.table import Table, TableFault
-from tests.table.conftest import OPENING, play
+from tests.support.tables import OPENING, play
 
 COCKED = {"command": "await_ruling", "rule": "R-I2", "reason": "die 2 is cocked",
           "observation": {"dice": [{"value": 3, "cocked": False, "confidence": 0.99,

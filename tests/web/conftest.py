@@ -15,22 +15,6 @@ from web.security import write_pin
 PIN = "481516"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
-# two players seated, ann shoots, her center bet of 10 faded in full (R-O1, R-C1, R-C2)
-OPENING = [
-    {"command": "join", "player": "ann", "buy_in": 100},
-    {"command": "join", "player": "bob", "buy_in": 100},
-    {"command": "shooter", "player": "ann"},
-    {"command": "center_bet", "amount": 10},
-    {"command": "fade", "player": "bob", "amount": 10},
-]
-
-
-def play(table, commands, by="script"):
-    events = []
-    for c in commands:
-        events += table.submit(c, by=by)
-    return events
-
 
 @pytest.fixture
 def state_dir(tmp_path) -> Path:

@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.support.tables import OPENING, play
 from web.api import openapi_document
-
-from .conftest import OPENING, play
 
 ROOT = Path(__file__).resolve().parents[2]
 

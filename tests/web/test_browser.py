@@ -13,10 +13,11 @@ import pytest
 
 from tablectl.journal import Journal
 from tablectl.table import Table
+from tests.support.tables import OPENING, play
 from web import serve
 from web.security import write_pin
 
-from .conftest import ARTIFACTS, OPENING, PIN, play
+from .conftest import ARTIFACTS, PIN
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -11,9 +11,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
+from tests.support.tables import OPENING, play
 from web import texts
-
-from .conftest import OPENING, play
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 PO = WEB / "translations" / "ru" / "LC_MESSAGES" / "messages.po"

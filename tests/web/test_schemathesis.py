@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, settings
 
 from tablectl.journal import Journal
 from tablectl.table import Table
+from tests.support.tables import OPENING, play
 from web import create_app
 from web.security import COOKIE_NAME, write_pin
 
-from .conftest import OPENING, PIN, play
+from .conftest import PIN
 
 _DIR = Path(tempfile.mkdtemp(prefix="tablectl-fuzz-"))
 TABLE = Table(Journal.open(_DIR / "evening.sqlite"))

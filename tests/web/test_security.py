@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.support.tables import OPENING, play
 from web import create_app
 from web.security import (
     COOKIE_NAME,
@@ -12,7 +13,7 @@ from web.security import (
     reset_pin,
 )
 
-from .conftest import OPENING, PIN, play
+from .conftest import PIN
 
 
 def test_first_start_sets_a_random_pin_stored_only_as_a_hash(tmp_path):

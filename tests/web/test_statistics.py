@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from tests.support.tables import OPENING, play
 from web import statistics as st
-
-from .conftest import OPENING, play
 
 
 @pytest.mark.parametrize(("x", "dof", "p"), [

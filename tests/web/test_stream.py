@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
+from tests.support.tables import OPENING, play
 from web import create_app
-
-from .conftest import OPENING, play
 
 
 def read_events(response, until_id: int, limit: int = 400) -> list[tuple[int, str, dict]]:
