@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import BarredShooter, BetsClosed, NoShooter
+from ..fields import parse_throw
 from ..sidebets import CRAPS, LINE_NONE, NATURAL, POINT_MADE, POINT_SET, SEVEN_OUT
 from .center_bet import settle_center
 from .dice import apply_dice_change
@@ -15,6 +16,11 @@ from .side_bets import settle_side_bets
 
 if TYPE_CHECKING:
     from ..engine import Game
+
+
+# the snapshot keys of ThrowUndo.line, in its order
+LINE_FIELDS = ("rolling", "thrown_in_turn", "last_thrower", "point", "shooter", "turn_of",
+               "dice_pair", "dice_change_to", "claimant", "center")
 
 
 class ThrowUndo:
@@ -27,25 +33,16 @@ class ThrowUndo:
     by reference: a throw only settles it (drops it), never changes it.
     """
 
-    __slots__ = (
-        "dice", "rolling", "thrown_in_turn", "last_thrower", "point", "shooter", "turn_of",
-        "dice_pair", "dice_change_to", "claimant", "center", "callable", "bets", "progress",
-        "balances", "escrow", "leavers",
-    )
+    __slots__ = ("dice", "line", "callable", "bets", "progress", "balances", "escrow", "leavers")
 
     def __init__(self, game: Game, dice: tuple[int, int]) -> None:
         self.dice = dice
-        self.rolling = game.rolling
-        self.thrown_in_turn = game.thrown_in_turn
-        self.last_thrower = game.last_thrower
-        self.point = game.point
-        self.shooter = game.shooter
-        self.turn_of = game.turn_of
-        self.dice_pair = game.dice_pair
-        self.dice_change_to = game.dice_change_to
-        self.claimant = game.claimant
-        self.center = game.center
-        self.callable = game.callable_bets.copy()  # come bets open to call-off (R-S4)
+        # the scalars a throw may change, in one tuple (LINE_FIELDS): one store, not ten
+        self.line = (game.rolling, game.thrown_in_turn, game.last_thrower, game.point,
+                     game.shooter, game.turn_of, game.dice_pair, game.dice_change_to,
+                     game.claimant, game.center)
+        # the list itself, not a copy: throw_counts gives the game a new one (R-S4)
+        self.callable = game.callable_bets
         bets = game.bets
         self.bets = bets.copy()
         self.progress = [(bet, bet.progress()) for bet in bets.values() if bet.keeps_progress]
@@ -59,16 +56,9 @@ class ThrowUndo:
 
     def restore(self, game: Game) -> None:
         """Put ``game`` back as it was when this record was taken."""
-        game.rolling = self.rolling
-        game.thrown_in_turn = self.thrown_in_turn
-        game.last_thrower = self.last_thrower
-        game.point = self.point
-        game.shooter = self.shooter
-        game.turn_of = self.turn_of
-        game.dice_pair = self.dice_pair
-        game.dice_change_to = self.dice_change_to
-        game.claimant = self.claimant
-        game.center = self.center
+        (game.rolling, game.thrown_in_turn, game.last_thrower, game.point, game.shooter,
+         game.turn_of, game.dice_pair, game.dice_change_to, game.claimant,
+         game.center) = self.line
         for bet, progress in self.progress:
             bet.restore(progress)
         game.bets = self.bets.copy()
@@ -86,12 +76,10 @@ class ThrowUndo:
         """The game's ``snapshot()`` as it was before the throw, from ``after`` (its snapshot
         after the throw): what the throw changed comes from this record, the rest is the same."""
         before = dict(after)
-        before.update(
-            rolling=self.rolling, thrown_in_turn=self.thrown_in_turn,
-            last_thrower=self.last_thrower, point=self.point, shooter=self.shooter,
-            turn_of=self.turn_of, dice_pair=self.dice_pair, dice_change_to=self.dice_change_to,
-            claimant=self.claimant, throws=after["throws"] - 1,
-            center=self.center.to_dict() if self.center else None)
+        before.update(zip(LINE_FIELDS, self.line, strict=True))
+        before["throws"] = after["throws"] - 1
+        center = self.line[-1]
+        before["center"] = center.to_dict() if center else None
         progress = {id(bet): p for bet, p in self.progress}
         side_bets = []
         for bet in self.bets.values():
@@ -134,6 +122,17 @@ def throw(game: Game, d1: int, d2: int, who: str | None) -> list[dict]:
     return throw_counts(game, d1, d2)
 
 
+def run_throw(game: Game, command: dict) -> list[dict]:
+    """The throw command: the well-formed throw by the shooter checked inline, the most
+    frequent command (parse_throw says what is wrong with any other)."""
+    dice = command.get("dice")
+    if type(dice) is list and len(dice) == 2 and command.get("player") is None:
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
+            return throw(game, d1, d2, None)
+    return throw(game, *parse_throw(command))
+
+
 def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
     """A throw that counts (R-T2): the line, the center bet, the side bets."""
     game.undo = ThrowUndo(game, (d1, d2))
@@ -150,7 +149,7 @@ def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
             bet.may_call_off = False
             bet.carried = True
             bet.kept_by = None
-        game.callable_bets = []
+    game.callable_bets = []  # a new list: the undo record keeps the old one
     if point is None:
         if game.claimant is not None and game.center is None:
             game.claimant = None  # R-C4: the claim is on the next come-out only, and lapses
@@ -209,3 +208,4 @@ def revert_last_throw(game: Game) -> None:
 
 
 HANDLERS = {"dice_rolling": dice_rolling, "throw": throw}
+RUNNERS = {"throw": run_throw}
