@@ -14,6 +14,8 @@ from ..sidebets import (
     COME_POINT,
     FOR,
     KIND_RULE,
+    NO_TERM_KINDS,
+    NO_TERMS,
     POINT_MADE,
     SideBet,
     parse_terms,
@@ -64,12 +66,21 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
     game.bets[bet_id] = BET_CLASSES[kind](bet_id, backer, layer, stake_for, stake_against,
                                           terms, extra)
     game.used_ids[bet_id] = True
-    game.ledger.put_up(backer, stake_for)
-    game.ledger.put_up(layer, stake_against)
+    # Ledger.put_up inlined for both stakes (the balances were checked above)
+    escrow = game.ledger.escrow
+    balances[backer] -= stake_for
+    escrow[backer] += stake_for
+    balances[layer] -= stake_against
+    escrow[layer] += stake_against
     if not terms:
         return [{"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
                  "against": layer, "stakes": {backer: stake_for, layer: stake_against},
                  "p_win": p_win, "ev_for": ev_for, "ev_against": ev_against, "rule": rule}]
+    if extra is None:  # a number of its own (point, hardway, number): the one field inline
+        return [{"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
+                 "against": layer, "stakes": {backer: stake_for, layer: stake_against},
+                 "number": terms["number"], "p_win": p_win, "ev_for": ev_for,
+                 "ev_against": ev_against, "rule": rule}]
     event = {"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
              "against": layer, "stakes": {backer: stake_for, layer: stake_against}}
     for k, v in terms.items():
@@ -94,7 +105,8 @@ def run_side_bet(game: Game, command: dict) -> list[dict]:
         stake_against = stakes.get(layer)
         if (type(stake_for) is int and type(stake_against) is int and stake_for > 0
                 and stake_against > 0):
-            terms, key, extra = parse_terms(kind, command)
+            terms, key, extra = NO_TERMS if kind in NO_TERM_KINDS else parse_terms(
+                kind, command)
             return side_bet(game, bet_id, kind, backer, layer, stake_for, stake_against,
                             terms, key, extra)
     return side_bet(game, *parse_side_bet(command))

@@ -129,6 +129,9 @@ def run_throw(game: Game, command: dict) -> list[dict]:
     if type(dice) is list and len(dice) == 2 and command.get("player") is None:
         d1, d2 = dice
         if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
+            if game.point is not None and game.pending_ruling is None and (
+                    game.shooter is not None):
+                return throw_counts(game, d1, d2)  # a point pending: nothing to check
             return throw(game, d1, d2, None)
     return throw(game, *parse_throw(command))
 
