@@ -17,7 +17,6 @@ Targets: our throws/s >= 20x crapssim's, and the 100,000-throw replay < 2 s.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import random
 import sys
@@ -218,11 +217,6 @@ def main(argv: list[str] | None = None) -> int:
         if key:
             counts[key] = counts.get(key, 0) + 1
 
-    # the generated journal (432,423 command dicts for 100,000 throws) and the generator's game
-    # are this script's, not the replay's: frozen, the collector's full passes during the
-    # timed runs (ours and crapssim's) no longer walk them; the replay's own objects are
-    # collected as usual. A replay from SQLite reads its rows one by one and holds no such pile.
-    gc.freeze()
     walls, cpus = [], []
     for _ in range(args.repeat):
         wall, cpu, game = replay(journal)

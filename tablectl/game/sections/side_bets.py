@@ -183,12 +183,17 @@ def carry(game: Game, bet_id: str | int, player: str | None) -> list[dict]:
 
 
 def settle_side_bets(game: Game, idx: int, total: int, hard: bool, line: int,
-                      events: list) -> None:
+                     events: list, keep=None) -> None:
+    """The side bets the throw decides (R-S1..R-S7). ``keep``: when given, called with
+    ``(bet, bet.progress())`` for each bet whose progress the throw may change, before it
+    decides (the throw's undo record)."""
     balances = game.ledger.balances
     escrow = game.ledger.escrow
     append = events.append
     decided = None
     for bet in game.bets.values():
+        if keep is not None and bet.keeps_progress:
+            keep((bet, bet.progress()))
         r = bet.decide(idx, total, hard, line)
         if not r:
             continue
