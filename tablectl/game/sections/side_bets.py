@@ -95,9 +95,11 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
 def run_side_bet(game: Game, command: dict) -> list[dict]:
     """The side_bet command: the fields of a well-formed bet checked inline (after the throw
     the most frequent command); parse_side_bet says what is wrong with any other."""
-    get = command.get
-    bet_id, kind, backer, layer = get("id"), get("kind"), get("for"), get("against")
-    stakes = get("stakes")
+    try:  # subscripts, not get(): a field missing goes to the parser too
+        bet_id, kind, backer = command["id"], command["kind"], command["for"]
+        layer, stakes = command["against"], command["stakes"]
+    except KeyError:
+        return side_bet(game, *parse_side_bet(command))
     if (type(bet_id) is str and bet_id and type(kind) is str and kind in KIND_RULE
             and type(backer) is str and backer and type(layer) is str and layer
             and backer != layer and type(stakes) is dict and len(stakes) == 2):
