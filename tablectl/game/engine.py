@@ -1,6 +1,6 @@
 """Game: the private-craps table as a state machine. Commands in, events out (RULES.md).
 
-``Game`` keeps the state, ``apply`` (one registry of handlers, ``sections.HANDLERS``: the
+``Game`` keeps the state, ``apply`` (one registry of handlers, ``sections.RUNNERS``: the
 command's fields are parsed and checked first, then its handler runs), ``state()``,
 ``snapshot()`` and the checks the sections share. Each handler (``sections/``, one module per
 section of RULES.md) first checks everything that could refuse the command (raising a
@@ -26,7 +26,7 @@ from .errors import (
 from .fields import COMMAND_NAMES
 from .ledger import Ledger
 from .rules import TableRules
-from .sections import HANDLERS
+from .sections import RUNNERS
 from .sections.seating import pay_out_leavers
 from .sections.throw import ThrowUndo, throw_counts
 from .sidebets import (
@@ -81,10 +81,10 @@ class Game:
     def apply(self, command: dict) -> list[dict]:
         """Play one command; return its events. Refusals raise with no state change."""
         try:
-            parse, handler = HANDLERS[command["command"]]
+            run = RUNNERS[command["command"]]
         except (KeyError, TypeError, IndexError):
-            parse = None
-        if parse is None or type(command) is not dict:
+            run = None
+        if run is None or type(command) is not dict:
             if type(command) is not dict:
                 raise CommandError(
                     f"a command must be a JSON object, got {type(command).__name__}")
@@ -92,7 +92,7 @@ class Game:
             if name is None:
                 raise CommandError("the command has no \"command\" field naming it")
             raise CommandError(f"unknown command {name!r}; known: {', '.join(COMMAND_NAMES)}")
-        events = handler(self, *parse(command))  # the fields first: malformed is refused first
+        events = run(self, command)  # the fields first: malformed is refused first
         if self.leaving:  # R-O3: paid out as soon as nothing of his is at stake, whatever freed it
             pay_out_leavers(self, events)
         self.commands_applied += 1

@@ -269,10 +269,10 @@ class NumberBet(SideBet):
 class PropositionBet(SideBet):
     """R-S7: a ``wins`` outcome within n throws and/or before a ``loses`` outcome."""
 
-    __slots__ = ("wins_mask", "loses_mask", "within", "seen")
+    # keeps_progress per bet: without "within" a throw never changes its progress
+    __slots__ = ("wins_mask", "loses_mask", "within", "seen", "keeps_progress")
     kind = "proposition"
     rule = "R-S7"
-    keeps_progress = True
 
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
         SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
@@ -281,6 +281,7 @@ class PropositionBet(SideBet):
         self.wins_mask, self.loses_mask = extra
         self.within = terms.get("within")  # None: no limit on throws
         self.seen = 0
+        self.keeps_progress = self.within is not None
 
     def decide(self, idx, total, hard, line):
         bit = 1 << idx
@@ -315,8 +316,8 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
     outcome masks of a proposition (None for other kinds). Raises CommandError naming the
     field and what it should be.
     """
-    if kind in ("line", "point", "come"):
-        return _NO_TERMS
+    if kind in NO_TERM_KINDS:
+        return NO_TERMS
     if kind == "hardway":
         n = cmd.get("number")
         if type(n) is not int or n not in HARDWAY_NUMBERS:
@@ -347,7 +348,8 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
     raise CommandError(f"unknown side bet kind {kind!r}; one of {', '.join(KIND_RULE)}")
 
 
-_NO_TERMS = ({}, 0, None)  # line, point, come: no fields (the dict is never mutated)
+NO_TERMS = ({}, 0, None)  # line, point, come: no fields (the dict is never mutated)
+NO_TERM_KINDS = ("line", "point", "come")
 _PROPOSITION_KEYS: dict[tuple, int] = {}  # canonical terms -> a small int (cheap cache keys)
 _PROPOSITION_TERMS: list[dict] = []       # ... and back
 _ONE = object()  # marks a single outcome (not a list) in a parse cache key

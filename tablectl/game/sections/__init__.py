@@ -9,7 +9,10 @@
 
 ``HANDLERS`` is the one registry: command name -> (parser, handler). The parser
 (``fields.PARSERS``) checks the command's fields and returns them as the handler's arguments
-after the game: ``handler(game, *parser(command))``.
+after the game: ``handler(game, *parser(command))``. ``RUNNERS`` is what ``Game.apply`` calls:
+command name -> ``run(game, command)``, that composition, except for the two commands most
+journals are made of (throw, side_bet), whose sections give a runner that checks the
+well-formed case inline and leaves the messages to the parser.
 """
 
 from __future__ import annotations
@@ -24,3 +27,15 @@ for _section in (seating, center_bet, side_bets, throw, irregularities, dice):
 HANDLERS = {name: (PARSERS[name], _BY_SECTION[name]) for name in COMMAND_NAMES}
 if set(_BY_SECTION) != set(COMMAND_NAMES) or set(PARSERS) != set(COMMAND_NAMES):
     raise ImportError("the game's handlers, parsers and command names disagree")
+
+
+def _runner(parse, handler):
+    def run(game, command):
+        return handler(game, *parse(command))
+    run.__name__ = f"run_{handler.__name__}"
+    return run
+
+
+RUNNERS = {name: _runner(parse, handler) for name, (parse, handler) in HANDLERS.items()}
+RUNNERS.update(throw.RUNNERS)
+RUNNERS.update(side_bets.RUNNERS)

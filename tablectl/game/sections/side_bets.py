@@ -8,13 +8,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import BetsClosed, CallOffNotAllowed, SideBetError
+from ..fields import parse_side_bet
 from ..sidebets import (
     BET_CLASSES,
     COME_POINT,
     FOR,
     KIND_RULE,
+    NO_TERM_KINDS,
+    NO_TERMS,
     POINT_MADE,
     SideBet,
+    parse_terms,
     true_odds,
 )
 from .seating import pay_out_leavers
@@ -51,19 +55,32 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
     if stake_for > balances[backer] or stake_against > balances[layer]:
         game.check_funds(backer, stake_for, "R-S0")
         game.check_funds(layer, stake_against, "R-S0")
-    p_win, ev_for, ev_against = true_odds(kind, key, point, stake_for, stake_against)
+    # only a point bet's odds depend on the point (a line bet is made on the come-out only):
+    # the others are priced with None, so true_odds' cache holds one entry per stake pair, not
+    # seven (its hits went from half the side bets to nearly all of them, bench/rules.py)
+    p_win, ev_for, ev_against = true_odds(kind, key, point if kind == "point" else None,
+                                          stake_for, stake_against)
     # nothing below can refuse
     if kind == "point":
         terms = {"number": point}
     game.bets[bet_id] = BET_CLASSES[kind](bet_id, backer, layer, stake_for, stake_against,
                                           terms, extra)
     game.used_ids[bet_id] = True
-    game.ledger.put_up(backer, stake_for)
-    game.ledger.put_up(layer, stake_against)
+    # Ledger.put_up inlined for both stakes (the balances were checked above)
+    escrow = game.ledger.escrow
+    balances[backer] -= stake_for
+    escrow[backer] += stake_for
+    balances[layer] -= stake_against
+    escrow[layer] += stake_against
     if not terms:
         return [{"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
                  "against": layer, "stakes": {backer: stake_for, layer: stake_against},
                  "p_win": p_win, "ev_for": ev_for, "ev_against": ev_against, "rule": rule}]
+    if extra is None:  # a number of its own (point, hardway, number): the one field inline
+        return [{"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
+                 "against": layer, "stakes": {backer: stake_for, layer: stake_against},
+                 "number": terms["number"], "p_win": p_win, "ev_for": ev_for,
+                 "ev_against": ev_against, "rule": rule}]
     event = {"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
              "against": layer, "stakes": {backer: stake_for, layer: stake_against}}
     for k, v in terms.items():
@@ -73,6 +90,28 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
     event["ev_against"] = ev_against
     event["rule"] = rule
     return [event]
+
+
+def run_side_bet(game: Game, command: dict) -> list[dict]:
+    """The side_bet command: the fields of a well-formed bet checked inline (after the throw
+    the most frequent command); parse_side_bet says what is wrong with any other."""
+    try:  # subscripts, not get(): a field missing goes to the parser too
+        bet_id, kind, backer = command["id"], command["kind"], command["for"]
+        layer, stakes = command["against"], command["stakes"]
+    except KeyError:
+        return side_bet(game, *parse_side_bet(command))
+    if (type(bet_id) is str and bet_id and type(kind) is str and kind in KIND_RULE
+            and type(backer) is str and backer and type(layer) is str and layer
+            and backer != layer and type(stakes) is dict and len(stakes) == 2):
+        stake_for = stakes.get(backer)
+        stake_against = stakes.get(layer)
+        if (type(stake_for) is int and type(stake_against) is int and stake_for > 0
+                and stake_against > 0):
+            terms, key, extra = NO_TERMS if kind in NO_TERM_KINDS else parse_terms(
+                kind, command)
+            return side_bet(game, bet_id, kind, backer, layer, stake_for, stake_against,
+                            terms, key, extra)
+    return side_bet(game, *parse_side_bet(command))
 
 
 def open_bet(game: Game, bet_id: str | int) -> SideBet:
@@ -146,12 +185,17 @@ def carry(game: Game, bet_id: str | int, player: str | None) -> list[dict]:
 
 
 def settle_side_bets(game: Game, idx: int, total: int, hard: bool, line: int,
-                      events: list) -> None:
+                     events: list, keep=None) -> None:
+    """The side bets the throw decides (R-S1..R-S7). ``keep``: when given, called with
+    ``(bet, bet.progress())`` for each bet whose progress the throw may change, before it
+    decides (the throw's undo record)."""
     balances = game.ledger.balances
     escrow = game.ledger.escrow
     append = events.append
     decided = None
     for bet in game.bets.values():
+        if keep is not None and bet.keeps_progress:
+            keep((bet, bet.progress()))
         r = bet.decide(idx, total, hard, line)
         if not r:
             continue
@@ -194,3 +238,4 @@ def settle_side_bets(game: Game, idx: int, total: int, hard: bool, line: int,
 
 
 HANDLERS = {"side_bet": side_bet, "call_off": call_off, "carry": carry}
+RUNNERS = {"side_bet": run_side_bet}
