@@ -835,3 +835,36 @@ def test_a_turn_on_a_frame_counts_with_the_trackers_float32_centres():
     ys = [f64(120.3433734939759), f32(106.49394), f32(135.16121), f64(153.63333333333333),
           f64(168.25510204081633)]
     assert TableGeometry(cal).wall_contacts(times, xs, ys)[0][0] == "rebound"
+
+
+def test_a_face_showing_beyond_the_top_toward_the_wall_is_a_lean_on_the_wall():
+    """A camera over the table sees a flat die's faces turned toward it, away from the back
+    wall: its top is the part nearest the wall. A die leaning on the wall shows the face that
+    was against it on the wall side of its top. The top is square in both (as a renderer that
+    does not foreshorten draws it): the silhouette's reach toward the wall tells them apart."""
+    from vision.cocked_cues import wall_face_reach
+    from vision.die_silhouette import RestSilhouettes
+
+    geometry = TableGeometry(CAL)
+    felt = background(0)
+    img = felt.copy()
+    half = DIE / 2
+    flat_x, lean_x = 200.0, 420.0
+    flat_top = (flat_x, WALL_Y + 0.5 * DIE)
+    lean_top = (lean_x, WALL_Y + 0.75 * DIE)  # tipped away from the wall...
+    for (x, y) in (flat_top, lean_top):
+        cv2.rectangle(img, (int(x - half), int(y - half)), (int(x + half), int(y + half)),
+                      (235, 235, 235), -1)
+    # ...showing the face that was against the wall between its top and the wall
+    cv2.rectangle(img, (int(lean_x - half), int(WALL_Y + 0.05 * DIE)),
+                  (int(lean_x + half), int(lean_top[1] - half)), (150, 160, 170), -1)
+    sil = RestSilhouettes(geometry, felt, None, 1, (640, 480), False, 30)
+    box = lambda c: (c, (DIE, DIE), 0.0)  # noqa: E731
+    flat = wall_face_reach(sil, img, flat_top, [lean_top])
+    lean = wall_face_reach(sil, img, lean_top, [flat_top])
+    settings = CockedSettings()
+    assert flat < settings.wall_face_excess < lean
+    from vision.cocked_cues import wall_faces
+
+    boxes = [box(flat_top), box(lean_top)]
+    assert wall_faces(sil, settings, img, boxes, []) == [False, True]
