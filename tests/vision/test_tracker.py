@@ -25,8 +25,8 @@ from tests.vision.tracker_synth import (
     throw,
 )
 from vision.calibration import Calibration
-from vision.die_track import DieTrack
 from vision.cocked_cues import CockedSettings, foreshortened, leans_on_wall, top_face_shape
+from vision.die_track import DieTrack
 from vision.throw_geometry import TableGeometry
 from vision.tracker import ThrowTracker, TrackerSettings, choose_scale
 
