@@ -870,3 +870,14 @@ def test_a_face_showing_beyond_the_top_toward_the_wall_is_a_lean_on_the_wall():
 
     boxes = [box(flat_top), box(lean_top)]
     assert wall_faces(sil, settings, img, boxes, []) == [False, True]
+
+
+def test_a_hard_lamps_dark_shadow_on_dark_felt_is_felt_in_shadow_and_a_black_die_is_not():
+    """A hard lamp leaves the felt a third of its light in shadow: still the felt's colour,
+    scaled. A black die, a blue die and the felt itself are not shadows."""
+    from vision.die_silhouette import felt_in_shadow
+
+    felt = np.full((1, 5, 3), (33, 92, 19), np.uint8)  # dark green felt, BGR
+    seen = np.array([[(12, 35, 7), (20, 20, 20), (170, 60, 30), (33, 92, 19), (27, 74, 15)]],
+                    np.uint8)
+    assert felt_in_shadow(seen, felt).tolist() == [[True, False, False, False, True]]
