@@ -160,7 +160,7 @@ def test_physical_truth_follows_the_simulated_contacts_and_the_final_pose():
             assert (top_tilt_deg(pose.rotation) > 5.0) == d["cocked"]
             if not d["cocked"]:
                 assert d["value"] == top_value(pose.rotation)
-            assert airborne(pose) == pytest.approx(0.0, abs=1e-6)
+            assert airborne(pose) == pytest.approx(0.0, abs=1e-3)  # resting on the felt
 
 
 def test_dice_enter_from_below_the_view_at_full_speed_and_in_the_air():

@@ -33,6 +33,7 @@ RAIL_PHYSICS = {
     "padding": ((0.3, 0.5), 0.06),
     "pyramids": ((0.45, 0.8), 0.3),
 }
+SHORT_LO, SHORT_HI = 550.0, 900.0
 COCKED_TILT_DEG = 5.0  # truth: a die at rest whose top face is tilted more than this is cocked
 
 
@@ -47,6 +48,7 @@ class PhysicalSetup:
     :param felt_friction: sliding friction on the felt.
     :param exposure: shutter open time as a fraction of the frame time (motion blur).
     :param lamp: unit vector from the table toward the one lamp (low: long shadows).
+    :param shadow: how much light a die's shadow takes (0..1; the rest is the room's).
     :param lean_deg: range of a cocked die's lean, degrees.
     """
 
@@ -57,6 +59,7 @@ class PhysicalSetup:
     felt_friction: float = 0.45
     exposure: float = 0.5
     lamp: tuple[float, float, float] = (-0.5, 0.3, 0.81)
+    shadow: float = 0.45
     lean_deg: tuple[float, float] = (10.0, 45.0)
 
     def __post_init__(self):
@@ -73,10 +76,11 @@ class PhysicalSetup:
     @classmethod
     def random(cls, rng: np.random.Generator) -> PhysicalSetup:
         """A setup drawn from `rng`: any wall surface, restitution 0.3-0.95 by surface, a lamp
-        25-50 degrees above the table from any side, exposure 0.25-1 of the frame time."""
+        30-55 degrees above the table from any side (shadows 0.7-1.7 die edges long, taking
+        30-55% of the light), exposure 0.25-1 of the frame time."""
         rail = str(rng.choice(RAILS))
         (lo, hi), scatter = RAIL_PHYSICS[rail]
-        elevation = np.radians(rng.uniform(25.0, 50.0))
+        elevation = np.radians(rng.uniform(30.0, 55.0))
         azimuth = rng.uniform(0.0, 2 * np.pi)
         lamp = (float(np.cos(elevation) * np.cos(azimuth)),
                 float(np.cos(elevation) * np.sin(azimuth)), float(np.sin(elevation)))
@@ -88,6 +92,7 @@ class PhysicalSetup:
             felt_friction=float(rng.uniform(0.3, 0.6)),
             exposure=float(rng.uniform(0.25, 1.0)),
             lamp=lamp,
+            shadow=float(rng.uniform(0.3, 0.55)),
         )
 
     def surfaces(self, die_restitution: float) -> Surfaces:
@@ -121,7 +126,7 @@ def entry_y(table: Table, z: float) -> float:
 def _launches(scenario: str, table: Table, rng: np.random.Generator
               ) -> tuple[list[RigidLaunch], float]:
     """Two dice leaving the shooter's hand below the image, and the die-die restitution."""
-    hit, short = (1000.0, 1500.0), (380.0, 650.0)
+    hit, short = (1000.0, 1500.0), (SHORT_LO, SHORT_HI)
     if scenario in ("both_hit", "cocked_wall", "cocked_die"):
         speeds = [rng.uniform(*hit), rng.uniform(*hit)]
     elif scenario == "one_hits":

@@ -208,7 +208,7 @@ class Renderer:
         # a little penumbra, wider the higher the die
         k = 3 + 2 * int(lift / 10.0)
         mask = cv2.GaussianBlur(mask, (k, k), 0)
-        strength = 0.62 / (1.0 + lift / 60.0)
+        strength = self.look.lamp_shadow / (1.0 + lift / 60.0)
         keep = cv2.merge([1.0 - strength * mask] * 3)
         sub = img[y0:y1, x0:x1]
         sub[:] = cv2.multiply(sub, keep, dtype=cv2.CV_8U)

@@ -474,7 +474,8 @@ def simulate_throw(
     if physical is not None:
         if hand:
             raise ValueError("the physical world draws no shooter's hand: hand=False")
-        look = replace(look, rail=physical.rail, lamp=physical.lamp, blur=physical.exposure)
+        look = replace(look, rail=physical.rail, lamp=physical.lamp, lamp_shadow=physical.shadow,
+                       blur=physical.exposure)
     table = _table or Table(size, die_px=die_px, tilt_deg=tilt_deg)
     renderer = _renderer or Renderer(table, look, seed)
     kind = None
