@@ -148,7 +148,10 @@ def test_physical_truth_follows_the_simulated_contacts_and_the_final_pose():
         clip = simulate_throw(seed=seed, scenario=case, look=Look(noise=0.0),
                               **world_of("physical", seed, 60.0))
         for d in clip.truth["dice"]:
-            assert d["hit_wall"] == bool(d["wall_contacts"])
+            assert d["hit_wall"] == bool(d["wall_contacts"]) == bool(d["wall_hit_frames"])
+            # a die that struck the wall touched it; one that did not stayed clear of it
+            assert (d["min_wall_gap_mm"] < 0.5) == d["hit_wall"]
+            assert d["value"] in range(1, 7)
             for c in d["wall_contacts"]:
                 assert 0.5 - 1e-6 <= c["centre_edges"] <= 0.867
             if d["cocked"]:
