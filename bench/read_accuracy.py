@@ -5,6 +5,16 @@
     python bench/read_accuracy.py DIR [DIR...] # any folders of NAME.jpg + NAME.txt (YOLO labels)
     python bench/read_accuracy.py --sim 40     # also read_at on simulator-rendered dice
     python bench/read_accuracy.py --profile    # a profile learnt from two photos, per kind
+    python bench/read_accuracy.py --per-kind   # the held-out part, per kind of dice
+    python bench/read_accuracy.py --leave-out nell-byler/1 --models DIR
+                                   # one kind's dice on every photo, read by the models in DIR
+
+``--per-kind`` and ``--leave-out``: the kinds of dice are dice_split.json's ``kinds`` (nell-byler's
+dice grouped by body colour, matteop65's white dice one kind; tools/reader_data.py die_kinds).
+A kind's figures count its own dice only: the other kinds' dice on the same photos are matched
+first and set aside. ``--leave-out KIND`` scores a kind on every photo of its set (not only the
+held-out part: a model trained with that kind left out, ``tools/train_reader.py cls
+--leave-out-kind KIND``, never saw any of its dice), unless ``--part`` is given.
 
 ``--profile``: the dice of each set are grouped into kinds by the colour of their bodies
 (matteop65 is one kind, white; nell-byler's dice fall into ``--kinds`` colours, k-means in Lab
@@ -37,6 +47,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = ROOT.parent / "shared" / "data" / "dice-photos"
 SPLIT = ROOT / "vision" / "models" / "dice_split.json"
 SETS = ("nell-byler", "matteop65")
+sys.path.insert(0, str(ROOT / "tools"))
+
+from reader_data import body_colour, kinds_of  # noqa: E402
 
 
 def read_labels(txt: Path, width: int, height: int) -> list[tuple[int, float, float, float]]:
@@ -161,33 +174,6 @@ def score_simulated(reader, n_stills: int, seed: int = 12345) -> dict:
     return n
 
 
-def body_colour(frame: np.ndarray, cx: float, cy: float, size: float) -> np.ndarray:
-    """A die's body colour (Lab, OpenCV's 8-bit scale): the median of the pixels within 0.35
-    edges of its centre whose lightness is near the median (the pips are the fewer)."""
-    k = max(2, int(0.35 * size))
-    x, y = int(cx), int(cy)
-    lab = cv2.cvtColor(frame[max(0, y - k):y + k + 1, max(0, x - k):x + k + 1],
-                       cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    light = lab[:, 0]
-    return np.median(lab[np.abs(light - np.median(light)) <= 20], axis=0)
-
-
-def kinds_of(colours: np.ndarray, k: int, seed: int = 2026) -> np.ndarray:
-    """A kind 0..k-1 per die: k-means on (L/2, a, b), best of 10 seeded starts."""
-    x = colours * np.array([0.5, 1.0, 1.0], np.float32)
-    rng = np.random.default_rng(seed)
-    best, best_cost = None, np.inf
-    for _ in range(10):
-        c = x[rng.choice(len(x), k, replace=False)]
-        for _ in range(60):
-            lab = np.argmin(((x[:, None] - c[None]) ** 2).sum(-1), axis=1)
-            c = np.array([x[lab == j].mean(0) if (lab == j).any() else c[j] for j in range(k)])
-        cost = ((x - c[lab]) ** 2).sum()
-        if cost < best_cost:
-            best, best_cost = lab, cost
-    return best
-
-
 def _learning_photos(per_photo: dict[str, list[int]], n: int) -> list[str]:
     """Photos whose dice of a kind show its six faces most evenly, added one at a time (the one
     that brings most faces nearer three sightings, then most dice): ``n`` of them, or with
@@ -295,6 +281,58 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None) -> dict
     return results
 
 
+def score_kinds(reader, kinds: list[str] | None, part: str | None,
+                verbose: bool = False) -> dict:
+    """Per kind of dice (dice_split.json "kinds"; None: every kind), the counts of that kind's
+    dice alone over the photos of ``part`` (None: every photo of its set), and the median time
+    to read a photo."""
+    split = json.loads(SPLIT.read_text())
+    if "kinds" not in split:
+        raise SystemExit(f"{SPLIT} has no kinds: run tools/train_reader.py kinds")
+    known = split["kinds"]["kinds"]
+    wanted = list(known) if kinds is None else kinds
+    unknown = [k for k in wanted if k not in known]
+    if unknown:
+        raise SystemExit(f"unknown kind {unknown[0]!r}: the kinds are {', '.join(known)}")
+    results = {k: _zero() for k in wanted}
+    ms = {k: [] for k in wanted}
+    for s in SETS:
+        mine_here = [k for k in wanted if known[k]["set"] == s]
+        if not mine_here:
+            continue
+        names = set(split["sets"][s][part]) if part else None
+        for jpg in sorted((PHOTOS / s).glob("*.jpg")):
+            per_die = split["kinds"]["dice"][s].get(jpg.name, [])
+            if (names is not None and jpg.name not in names) or not set(per_die) & set(mine_here):
+                continue
+            frame = cv2.imread(str(jpg))
+            h, w = frame.shape[:2]
+            labels = read_labels(jpg.with_suffix(".txt"), w, h)
+            if len(labels) != len(per_die):
+                raise SystemExit(f"{jpg}: {len(labels)} labels but {len(per_die)} kinds in "
+                                 f"{SPLIT}: run tools/train_reader.py kinds")
+            t0 = time.perf_counter()
+            dice = reader.find(frame)
+            took = (time.perf_counter() - t0) * 1000
+            for k in mine_here:
+                ours = [lab for lab, kk in zip(labels, per_die, strict=True) if kk == k]
+                if not ours:
+                    continue
+                others = [lab for lab, kk in zip(labels, per_die, strict=True) if kk != k]
+                n = match(ours, _drop_matched(others, dice))
+                n["images"] = 1
+                for key, v in n.items():
+                    results[k][key] += v
+                ms[k].append(took)
+                if verbose and (n["misread"] or n["missed"] or n["abstained"]):
+                    print(f"  {k} {jpg.name}: {n}")
+    for k in wanted:
+        results[k]["median_ms"] = statistics.median(ms[k]) if ms[k] else float("nan")
+        results[k]["median_ms_once"] = results[k]["median_ms"]
+        results[k]["look"] = known[k]["look"]
+    return results
+
+
 def _short(t: dict) -> str:
     d = max(1, t["dice"])
     return (f"read {100 * t['correct'] / d:5.1f}% misread {t['misread']:2d} "
@@ -323,7 +361,7 @@ def _drop_matched(labels, dice) -> list:
 def report(name: str, t: dict) -> str:
     d = max(1, t["dice"])
     return (
-        f"{name:<24} images {t['images']:4d}  dice {t['dice']:5d}  "
+        f"{name:<26} images {t['images']:4d}  dice {t['dice']:5d}  "
         f"correct {t['correct']:5d} ({100 * t['correct'] / d:5.1f}%)  "
         f"misread {t['misread']:3d} ({100 * t['misread'] / d:4.2f}%)  "
         f"abstained {t['abstained']:3d} ({100 * t['abstained'] / d:4.1f}%)  "
@@ -337,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Score the dice reader on labelled photos.")
     ap.add_argument("dirs", nargs="*", type=Path, help="folders of labelled images")
     ap.add_argument("--all", action="store_true", help="every photo, not just the held-out part")
-    ap.add_argument("--part", choices=["held_out", "tune", "train"], default="held_out")
+    ap.add_argument("--part", choices=["held_out", "tune", "train"], default=None,
+                    help="which part of the split to score (default held_out)")
     ap.add_argument("--verbose", "-v", action="store_true", help="list images with errors")
     ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
     ap.add_argument("--sim", type=int, default=0, metavar="N",
@@ -353,11 +392,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--learn", type=int, default=2, metavar="N",
                     help="--profile: learn from N photos of a kind (0: as many as show every "
                     "face three times; default 2)")
+    ap.add_argument("--per-kind", action="store_true",
+                    help="per kind of dice (dice_split.json kinds), on --part or --all")
+    ap.add_argument("--leave-out", action="append", default=[], metavar="KIND",
+                    help="score this kind's dice alone, on every photo of its set unless --part "
+                    "is given (repeatable; e.g. with --models of a run that left it out)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)  # the target is for one core
     from vision.dice import DiceReader
 
     reader = DiceReader(a.models)
+    if a.per_kind or a.leave_out:
+        part = None if a.all else a.part or (None if a.leave_out else "held_out")
+        results = score_kinds(reader, a.leave_out or None, part, a.verbose)
+        for k, t in results.items():
+            print(report(f"{k} ({t['look']})", t), flush=True)
+        if a.json:
+            print(json.dumps(results))
+        return 0
+    a.part = a.part or "held_out"
     if a.profile:
         results = score_profiles(reader, a.kinds, a.learn,
                                  None if a.all else a.part)

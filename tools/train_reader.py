@@ -69,7 +69,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reader_data import SETS, SPLIT_FILE, list_photos, make_split  # noqa: E402
+from reader_data import (  # noqa: E402
+    SETS,
+    SPLIT_FILE,
+    attach_kinds,
+    die_kinds,
+    list_photos,
+    make_split,
+)
 
 from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angle  # noqa: E402
 
@@ -109,6 +116,11 @@ def log(*a):
 LEAVE_OUT: list[str] = []
 
 
+# the kinds of dice (dice_split.json "kinds", ``reader_data.die_kinds``) left out of training
+# (``--leave-out-kind``): their dice are neither trained on nor cut as background
+LEAVE_OUT_KINDS: list[str] = []
+
+
 def load_part(part: str):
     split = json.loads(SPLIT_FILE.read_text())
     out = []
@@ -118,6 +130,10 @@ def load_part(part: str):
             if p.path.name in names and not (
                 part == "train" and any(p.path.name.startswith(x) for x in LEAVE_OUT)
             ):
+                attach_kinds(p, split)
+                if LEAVE_OUT_KINDS:
+                    p.hidden = [d for d in p.dice if d.kind in LEAVE_OUT_KINDS]
+                    p.dice = [d for d in p.dice if d.kind not in LEAVE_OUT_KINDS]
                 out.append((cv2.imread(str(p.path)), p))
     return out
 
@@ -532,7 +548,7 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
             cx, cy = d.cx + r * math.cos(t), d.cy + r * math.sin(t)
         else:
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        if any(math.hypot(cx - d.cx, cy - d.cy) < 0.45 * d.size for d in p.dice):
+        if any(math.hypot(cx - d.cx, cy - d.cy) < 0.45 * d.size for d in p.dice + p.hidden):
             continue
         ang = rng.uniform(-45, 45) if rng.random() < 0.5 else die_angle(img, (cx, cy), size)
         c = crop(img, (cx, cy), size, ang)
@@ -582,13 +598,15 @@ def mine(data, scales=(0.85, 1.0, 1.2)):
         for f in scales:
             for cx, cy, size, _ in reader._detect(img, f * 320.0 / max(h, w)):
                 best = None
-                for d in p.dice:
+                for d in p.dice + p.hidden:
                     r = max(0.75 * max(d.w, d.h), 24.0)
                     dist = math.hypot(cx - d.cx, cy - d.cy)
                     if dist <= r and (best is None or dist < best[0]):
                         best = (dist, d)
                 if best is None:
                     neg.append((k, cx, cy, size))
+                elif any(best[1] is h for h in p.hidden):
+                    continue  # a die of a kind left out: not trained on
                 elif best[0] < 0.3 * best[1].size:
                     pos.append((k, cx, cy, size, best[1].value))
     log(f"mined {len(pos)} detector positives, {len(neg)} hard negatives")
@@ -696,7 +714,21 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
               arch: str = "gap", out: Path | None = None, sim_seed: int = 7, throws: int = 0,
               warm_from: Path | None = None, set_weight=None, mild: float = 0.0,
               threads: int = 1, recolour_share: float = 0.0, ema: float = 0.0,
-              hard: float = 0.0, parts: tuple[str, ...] = ("train",)):
+              hard: float = 0.0, parts: tuple[str, ...] = ("train",), rendered: int = 0,
+              rendered_seed: int = 5, model_dir: Path | None = None, temperature: float = 1.0,
+              per_die: int = 8, n_bg: int = 5000, n_cocked: int = 2500, mined: bool = True):
+    """Train a face classifier and export it.
+
+    :param rendered: crops of rendered dice of many kinds (tools/render_dice_crops.py) mixed
+        into every epoch (made once per run and seed, kept in /work/train-out).
+    :param model_dir: write the run as a model folder the reader and the bench can load
+        (``DiceReader(model_dir)``, ``bench/read_accuracy.py --models``): this classifier
+        alone (no second opinions), the shipped detector and card.
+    :param temperature: the exported net's logits are divided by this (temperature scaling:
+        a confidence that means what it says; ``calibration.json`` of a leave-out run fits it).
+    :param per_die, n_bg, n_cocked: crops per photo die, background and cocked crops an epoch.
+    :param mined: add the shipped detector's hits on the photos (positives and hard negatives).
+    """
     import torch
     import torch.nn.functional as F
 
@@ -709,15 +741,21 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     tune = load_part("tune")
     extra = sim_crops(sim, rng, sim_seed) if sim else []
     extra += clip_crops(throws, rng) if throws else []
-    mined = mine(data)
+    extra += rendered_extra(rendered, rendered_seed) if rendered else []
+    mined = mine(data) if mined else None
+    left_out = left_out_crops() if LEAVE_OUT_KINDS else None
     vx, vy = [], []
     for img, p in tune:
         for d in p.dice:
             vx.append(die_crop(img, d, rng, jitter=False))
             vy.append(d.value - 1)
     vx, vy = to_tensor(np.stack(vx)), torch.from_numpy(np.array(vy))
-    out = out or MODELS / "dice_cls.onnx"
-    weights = WORK / (out.stem + ".pt")
+    if model_dir is not None:
+        out = model_dir / "dice_cls.onnx"
+        weights = WORK / (model_dir.name + ".pt")
+    else:
+        out = out or MODELS / "dice_cls.onnx"
+        weights = WORK / (out.stem + ".pt")
     net = cls_net(arch)
     if warm:  # go on from the last run's weights (fine-tuning)
         src = warm_from or weights
@@ -741,8 +779,9 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         t0 = time.time()
         die_weight = (hard_weights(net, labelled, hard) if hard and (warm or ep > 0)
                       else None)
-        xs, ys = cls_epoch(data, rng, extra=extra, mined=mined, set_weight=set_weight,
-                           mild=mild, recolour_share=recolour_share, die_weight=die_weight)
+        xs, ys = cls_epoch(data, rng, per_die=per_die, n_bg=n_bg, n_cocked=n_cocked,
+                           extra=extra, mined=mined, set_weight=set_weight, mild=mild,
+                           recolour_share=recolour_share, die_weight=die_weight)
         x, y = to_tensor(xs), torch.from_numpy(ys)
         for g in opt.param_groups:
             g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
@@ -762,11 +801,129 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         kept.eval()
         with torch.no_grad():
             acc = (kept(vx).argmax(1) == vy).float().mean().item()
+        if left_out is not None:
+            with torch.no_grad():
+                lacc = (kept(left_out[0]).argmax(1).numpy() == left_out[1]).mean()
+            acc_left = f", left-out kind crop accuracy {lacc:.4f} ({len(left_out[1])} dice)"
+        else:
+            acc_left = ""
         log(f"cls epoch {ep + 1}/{epochs}: {len(y)} crops, loss {tot / len(y):.3f}, "
-            f"tune-crop accuracy {acc:.4f} ({time.time() - t0:.0f}s)")
+            f"tune-crop accuracy {acc:.4f}{acc_left} ({time.time() - t0:.0f}s)")
         WORK.mkdir(parents=True, exist_ok=True)
         torch.save(kept.state_dict(), weights)  # each epoch: a long run can be stopped early
-    export(kept, (1, 3, CROP["px"], CROP["px"]), out)
+    if left_out is not None:
+        fit = calibrate(kept, *left_out)
+        log(f"left-out {','.join(LEAVE_OUT_KINDS)}: " + json.dumps(fit))
+    export(with_temperature(kept, temperature), (1, 3, CROP["px"], CROP["px"]), out)
+    if model_dir is not None:
+        write_model_dir(model_dir, temperature, fit if left_out is not None else None)
+
+
+def rendered_extra(n: int, seed: int) -> list:
+    """``n`` crops of rendered dice (tools/render_dice_crops.py) as (crop, class) pairs, made
+    once per (n, seed) and kept in /work/train-out."""
+    from render_dice_crops import rendered_crops
+
+    cache = WORK / f"rendered_{n}_{seed}_{CROP['px']}.npz"
+    if cache.exists():
+        z = np.load(cache)
+        xs, ys = z["x"], z["y"]
+    else:
+        log(f"rendering {n} dice crops (seed {seed})...")
+        t0 = time.time()
+        xs, ys = [], []
+        for k in range(0, n, 1000):  # in chunks, so progress shows
+            x, y = rendered_crops(min(1000, n - k), seed * 1000 + k // 1000)
+            xs.append(x)
+            ys.append(y)
+            log(f"  rendered {k + len(y)}/{n} ({time.time() - t0:.0f}s)")
+        xs, ys = np.concatenate(xs), np.concatenate(ys)
+        WORK.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(cache, x=xs, y=ys)
+    log(f"rendered dice: {len(ys)} crops")
+    return [(c, int(v) - 1) for c, v in zip(xs, ys, strict=True)]
+
+
+def left_out_crops():
+    """The dice of the kinds left out, on every photo of every part, cut at their labelled
+    centres: (crops tensor, true classes). Never trained on; the run is scored on them."""
+    crops, ys = [], []
+    for part in ("train", "tune", "held_out"):
+        for img, p in load_part(part):
+            for d in p.hidden:
+                crops.append(crop(img, (d.cx, d.cy), d.size,
+                                  die_angle(img, (d.cx, d.cy), d.size)))
+                ys.append(d.value - 1)
+    if not crops:
+        raise SystemExit(f"no dice of kind {', '.join(LEAVE_OUT_KINDS)} in {SPLIT_FILE}: the "
+                         f"kinds are those `tools/train_reader.py kinds` wrote there")
+    log(f"left out of training: {len(ys)} dice of {', '.join(LEAVE_OUT_KINDS)}")
+    return to_tensor(np.stack(crops)), np.array(ys)
+
+
+def calibrate(net, x, ys) -> dict:
+    """The temperature that makes the net's confidence on dice it never saw mean what it says
+    (least negative log-likelihood over the six faces' classes, 0.5..8), and what it reads there
+    at the card's threshold, before and after."""
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        logits = net(x).double()
+    y = torch.from_numpy(ys)
+
+    def nll(t):
+        return float(torch.nn.functional.cross_entropy(logits / t, y))
+
+    grid = np.exp(np.linspace(math.log(0.5), math.log(8.0), 121))
+    best = float(min(grid, key=nll))
+    card = json.loads((MODELS / "dice_reader.json").read_text())["thresholds"]
+    out = {"dice": len(ys), "temperature": round(best, 3)}
+    for name, t in (("raw", 1.0), ("calibrated", best)):
+        p = torch.softmax(logits / t, 1).numpy()
+        top, conf = p.argmax(1), p.max(1)
+        sure = conf >= card["min_confidence"]
+        # expected calibration error over 10 bins of confidence
+        bins = np.minimum((conf * 10).astype(int), 9)
+        ece = sum(abs((top[bins == b] == ys[bins == b]).mean() - conf[bins == b].mean())
+                  * (bins == b).mean() for b in range(10) if (bins == b).any())
+        out[name] = {"nll": round(nll(t), 4), "ece": round(float(ece), 4),
+                     "accuracy": round(float((top == ys).mean()), 4),
+                     "read": round(float((sure & (top == ys)).mean()), 4),
+                     "misread": round(float((sure & (top != ys) & (top < 6)).mean()), 4)}
+    return out
+
+
+def with_temperature(net, temperature: float):
+    """``net`` with its last linear layer's output divided by ``temperature`` (a copy)."""
+    import copy
+
+    import torch.nn as nn
+
+    if temperature == 1.0:
+        return net
+    net = copy.deepcopy(net)
+    last = [m for m in net.modules() if isinstance(m, nn.Linear)][-1]
+    last.weight.data /= temperature
+    last.bias.data /= temperature
+    return net
+
+
+def write_model_dir(model_dir: Path, temperature: float, fit: dict | None) -> None:
+    """A folder the reader loads as it loads vision/models: the run's classifier alone, the
+    shipped detector, the shipped card (its thresholds kept, no second opinions)."""
+    import shutil
+
+    card = json.loads((MODELS / "dice_reader.json").read_text())
+    card["classifier"]["file"] = "dice_cls.onnx"
+    card["classifier"]["second_opinions"] = []
+    card["classifier"]["temperature"] = temperature
+    card["trained_by"] = "tools/train_reader.py " + " ".join(sys.argv[1:])
+    if fit is not None:
+        card["left_out"] = {"kinds": LEAVE_OUT_KINDS, **fit}
+    shutil.copy(MODELS / card["detector"]["file"], model_dir / card["detector"]["file"])
+    (model_dir / "dice_reader.json").write_text(json.dumps(card, indent=1) + "\n")
+    log(f"wrote {model_dir}")
 
 
 # ---------------------------------------------------------------- export
@@ -808,7 +965,7 @@ def export(net, shape, path: Path, detector: bool = False):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("stage", choices=["split", "det", "cls", "export-cls", "tune"])
+    ap.add_argument("stage", choices=["split", "kinds", "det", "cls", "export-cls", "tune"])
     ap.add_argument("--steps", type=int, default=2500)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--warm", action="store_true", help="start from the last weights")
@@ -841,6 +998,21 @@ def main(argv=None):
                     help="photo dice read unsurely get up to 1 + HARD times the crops")
     ap.add_argument("--leave-out", action="append", default=[], metavar="PREFIX",
                     help="leave out train photos whose names start with PREFIX (repeatable)")
+    ap.add_argument("--leave-out-kind", action="append", default=[], metavar="KIND",
+                    help="leave a kind of dice (dice_split.json kinds) out of training; the run "
+                    "reports its reading of them (repeatable)")
+    ap.add_argument("--rendered", type=int, default=0, metavar="N",
+                    help="mix N crops of rendered dice (tools/render_dice_crops.py) into each epoch")
+    ap.add_argument("--rendered-seed", type=int, default=5)
+    ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
+                    help="write a model folder (classifier, detector, card) for --models")
+    ap.add_argument("--temperature", type=float, default=1.0,
+                    help="divide the exported classifier's logits by this (calibration)")
+    ap.add_argument("--per-die", type=int, default=8, help="crops per photo die an epoch")
+    ap.add_argument("--backgrounds", type=int, default=5000, help="background crops an epoch")
+    ap.add_argument("--cocked-crops", type=int, default=2500, help="cocked crops an epoch")
+    ap.add_argument("--no-mine", action="store_true",
+                    help="skip the detector's hits on the photos (faster short runs)")
     ap.add_argument("--ema", type=float, default=0.0,
                     help="export an exponential moving average of the weights (decay, e.g. 0.999)")
     a = ap.parse_args(argv)
@@ -848,13 +1020,20 @@ def main(argv=None):
     if set(a.parts.split(",")) - {"train", "tune"}:
         ap.error("--parts takes train and tune only: the held-out part is never trained on")
     LEAVE_OUT.extend(a.leave_out)
+    LEAVE_OUT_KINDS.extend(a.leave_out_kind)
+    if a.model_dir is not None:
+        a.model_dir.mkdir(parents=True, exist_ok=True)
     RECOLOUR.update(min_diff=a.recolour_contrast)
     if a.wide_jitter:
         JITTER.update(wide_share=a.wide_jitter[0], wide=a.wide_jitter[1])
-    if a.stage == "split":
+    if a.stage in ("split", "kinds"):
+        # "kinds" keeps the split and (re)writes the kinds of dice beside it
+        split = make_split() if a.stage == "split" else json.loads(SPLIT_FILE.read_text())
+        split["kinds"] = die_kinds()
         SPLIT_FILE.parent.mkdir(parents=True, exist_ok=True)
-        SPLIT_FILE.write_text(json.dumps(make_split(), indent=1) + "\n")
-        log(f"wrote {SPLIT_FILE}")
+        SPLIT_FILE.write_text(json.dumps(split, indent=1) + "\n")
+        log(f"wrote {SPLIT_FILE}: " + ", ".join(
+            f"{k} ({v['look']}, {v['dice']} dice)" for k, v in split["kinds"]["kinds"].items()))
     elif a.stage == "det":
         train_det(a.steps, sim=a.sim)
     elif a.stage == "cls":
@@ -867,7 +1046,10 @@ def main(argv=None):
                   throws=a.throws,
                   warm_from=a.warm_from, set_weight=weights, mild=a.mild, threads=a.threads,
                   recolour_share=a.recolour, ema=a.ema, hard=a.hard,
-                  parts=tuple(a.parts.split(",")))
+                  parts=tuple(a.parts.split(",")), rendered=a.rendered,
+                  rendered_seed=a.rendered_seed, model_dir=a.model_dir,
+                  temperature=a.temperature, per_die=a.per_die, n_bg=a.backgrounds,
+                  n_cocked=a.cocked_crops, mined=not a.no_mine)
     elif a.stage == "export-cls":  # the last saved weights of a run stopped early
         import torch
 
