@@ -30,8 +30,6 @@ class Die:
     h: float
     size: float  # estimated die edge, pixels
     kind: str = ""  # its kind of dice (``die_kinds``), once the split's kinds are attached
-    # dice of a kind left out of training: neither trained on nor taken for background
-    hidden: list[Die] = field(default_factory=list)
 
 
 @dataclass
@@ -39,6 +37,8 @@ class Photo:
     path: Path
     set: str
     dice: list[Die]
+    # dice of a kind left out of training: neither trained on nor taken for background
+    hidden: list[Die] = field(default_factory=list)
 
 
 def load_labels(path: Path, width: int, height: int, set_name: str) -> list[Die]:

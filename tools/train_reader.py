@@ -446,6 +446,41 @@ def from_grid(state: dict) -> dict:
     return out
 
 
+def from_onnx(path: Path, like: dict) -> dict:
+    """An exported classifier's weights as a state dict of its net (``like``: the net's own):
+    each convolution's folded weight and bias, its batch norm an identity (scale 1, shift the
+    folded bias, mean 0, variance 1 - eps)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    init = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
+    linear = [a for a in init if a.ndim == 2]
+    convs = [a for a in init if a.ndim == 4]
+    biases = [a for a in init if a.ndim == 1 and len(a) != N_CLASSES]
+    out, k = {}, 0
+    keys = list(like)
+    for key in keys:
+        if key.endswith(".weight") and like[key].ndim == 4:
+            i = int(key.split(".")[0])
+            out[key] = torch.from_numpy(convs[k].copy())
+            bn = f"{i + 1}."
+            n = len(biases[k])
+            out[bn + "weight"] = torch.ones(n)
+            out[bn + "bias"] = torch.from_numpy(biases[k].copy())
+            out[bn + "running_mean"] = torch.zeros(n)
+            out[bn + "running_var"] = torch.full((n,), 1 - 1e-5)
+            out[bn + "num_batches_tracked"] = torch.tensor(0)
+            k += 1
+    lin = [key for key in keys if like[key].ndim == 2][0]
+    out[lin] = torch.from_numpy(linear[0].copy())
+    out[lin.replace("weight", "bias")] = torch.from_numpy(
+        next(a for a in init if a.ndim == 1 and len(a) == N_CLASSES).copy())
+    if set(out) != set(like) or any(out[x].shape != like[x].shape for x in like):
+        raise SystemExit(f"{path} is not a net of this shape: its weights do not fit")
+    return out
+
+
 def squash(big: np.ndarray, rng) -> np.ndarray:
     """A die leaning over: its top face foreshortened (a rectangle / parallelogram, not a square)."""
     c = big.shape[0] / 2
@@ -589,14 +624,14 @@ def mine(data, scales=(0.85, 1.0, 1.2)):
     as the classifier will see them at run time) and unmatched ones (hard negatives)."""
     from vision.dice import DiceReader
 
-    reader = DiceReader.__new__(DiceReader)
-    reader._det = cv2.dnn.readNetFromONNX(str(MODELS / "dice_det.onnx"))
+    reader = DiceReader(MODELS)
     reader.heat_threshold = 0.08
     pos, neg = [], []
     for k, (img, p) in enumerate(data):
         h, w = img.shape[:2]
         for f in scales:
-            for cx, cy, size, _ in reader._detect(img, f * 320.0 / max(h, w)):
+            for found in reader._detect(img, f * 320.0 / max(h, w)):
+                cx, cy, size = found.cx, found.cy, found.size
                 best = None
                 for d in p.dice + p.hidden:
                     r = max(0.75 * max(d.w, d.h), 24.0)
@@ -757,7 +792,14 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         out = out or MODELS / "dice_cls.onnx"
         weights = WORK / (out.stem + ".pt")
     net = cls_net(arch)
-    if warm:  # go on from the last run's weights (fine-tuning)
+    frozen_bn = False
+    if warm and (warm_from or weights).suffix == ".onnx":
+        # an exported net (batch norms folded into its convolutions): the batch norms stay
+        # as folded (their statistics frozen, their scale and shift still learnt)
+        net.load_state_dict(from_onnx(warm_from, net.state_dict()))
+        frozen_bn = True
+        log("warm start from", warm_from)
+    elif warm:  # go on from the last run's weights (fine-tuning)
         src = warm_from or weights
         state = torch.load(src)
         if arch == "grid-norm" and state["0.weight"].shape[1] == 3:
@@ -786,6 +828,10 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         for g in opt.param_groups:
             g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
         net.train()
+        if frozen_bn:
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.eval()
         perm = torch.randperm(len(y))
         tot = 0.0
         for i in range(0, len(y), bs):
@@ -894,6 +940,57 @@ def calibrate(net, x, ys) -> dict:
     return out
 
 
+def calibrate_runs(runs: list[Path]) -> dict:
+    """One temperature for dice no run has seen: each leave-out run's classifier (as exported,
+    read by cv2.dnn) on the dice of the kinds it left out, pooled; and the least confidence at
+    which its confident misreads stay within 0.4% of those dice, raw and calibrated."""
+    import torch
+
+    logits, ys = [], []
+    for run in runs:
+        card = json.loads((run / "dice_reader.json").read_text())
+        kinds = card.get("left_out", {}).get("kinds")
+        if not kinds:
+            raise SystemExit(f"{run} is not a leave-out run (its card has no left_out kinds)")
+        t = float(card["classifier"].get("temperature", 1.0))
+        LEAVE_OUT_KINDS[:] = kinds
+        x, y = left_out_crops()
+        net = cv2.dnn.readNetFromONNX(str(run / "dice_cls.onnx"))
+        net.setInput(x.numpy())
+        logits.append(net.forward() * t)  # back to the run's own logits
+        ys.append(y)
+    logits_t = torch.from_numpy(np.concatenate(logits)).double()
+    y = np.concatenate(ys)
+    yt = torch.from_numpy(y)
+
+    def nll(t):
+        return float(torch.nn.functional.cross_entropy(logits_t / t, yt))
+
+    grid = np.exp(np.linspace(math.log(0.5), math.log(8.0), 121))
+    best = float(min(grid, key=nll))
+    out = {"runs": [str(r) for r in runs], "dice": int(len(y)), "temperature": round(best, 3)}
+    for name, t in (("raw", 1.0), ("calibrated", best)):
+        p = torch.softmax(logits_t / t, 1).numpy()
+        top, conf = p.argmax(1), p.max(1)
+        wrong = (top != y) & (top < 6)
+        # the least threshold whose confident misreads are within 0.4% of the dice
+        order = np.argsort(-conf)
+        bad = np.cumsum(wrong[order])
+        ok = np.nonzero(bad <= 0.004 * len(y))[0]
+        least = float(conf[order][ok[-1]]) if len(ok) else 1.0
+        bins = np.minimum((conf * 10).astype(int), 9)
+        ece = sum(abs((top[bins == b] == y[bins == b]).mean() - conf[bins == b].mean())
+                  * (bins == b).mean() for b in range(10) if (bins == b).any())
+        out[name] = {"nll": round(nll(t), 4), "ece": round(float(ece), 4),
+                     "accuracy": round(float((top == y).mean()), 4),
+                     "least_confidence_for_0.4pct_misread": round(least, 4)}
+        for th in (0.8, 0.9, 0.95):
+            sure = conf >= th
+            out[name][f"at_{th}"] = {"read": round(float((sure & (top == y)).mean()), 4),
+                                     "misread": round(float((sure & wrong).mean()), 4)}
+    return out
+
+
 def with_temperature(net, temperature: float):
     """``net`` with its last linear layer's output divided by ``temperature`` (a copy)."""
     import copy
@@ -965,7 +1062,10 @@ def export(net, shape, path: Path, detector: bool = False):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("stage", choices=["split", "kinds", "det", "cls", "export-cls", "tune"])
+    ap.add_argument("stage", choices=["split", "kinds", "det", "cls", "export-cls", "tune",
+                                      "calibrate"])
+    ap.add_argument("runs", nargs="*", type=Path,
+                    help="calibrate: the --model-dir folders of leave-out runs")
     ap.add_argument("--steps", type=int, default=2500)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--warm", action="store_true", help="start from the last weights")
@@ -1057,6 +1157,10 @@ def main(argv=None):
         net = cls_net("wide" if a.wide else a.arch)
         net.load_state_dict(torch.load(WORK / (out.stem + ".pt")))
         export(net, (1, 3, CROP["px"], CROP["px"]), out)
+    elif a.stage == "calibrate":
+        if not a.runs:
+            ap.error("calibrate takes the --model-dir folders of leave-out runs")
+        print(json.dumps(calibrate_runs(a.runs), indent=1))
     elif a.stage == "tune":
         from reader_tune import tune
 

@@ -90,6 +90,7 @@ def test_every_labelled_die_has_a_kind(photos_dir, split):
 
 def test_a_kind_left_out_is_neither_trained_on_nor_cut_as_background(photos_dir, split,
                                                                       monkeypatch):
+    assert all(p.hidden == [] for _, p in train_reader.load_part("tune"))
     monkeypatch.setattr(train_reader, "LEAVE_OUT_KINDS", ["nell-byler/1"])
     data = train_reader.load_part("held_out")
     hidden = [d for _, p in data for d in p.hidden]
@@ -111,6 +112,11 @@ def test_a_kind_left_out_is_neither_trained_on_nor_cut_as_background(photos_dir,
     assert cuts
     for cx, cy in cuts:
         assert all(np.hypot(cx - d.cx, cy - d.cy) >= 0.45 * d.size for d in p.hidden)
+    # the detector's hits on a left-out die are neither positives nor hard negatives
+    pos, neg = train_reader.mine(with_hidden[:2], scales=(1.0,))
+    for k, cx, cy, *_ in pos + neg:
+        for d in with_hidden[k][1].hidden:
+            assert np.hypot(cx - d.cx, cy - d.cy) > 0.3 * d.size
 
 
 def test_the_bench_scores_a_left_out_kind_alone(photos_dir, split, capsys):
