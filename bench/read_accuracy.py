@@ -6,6 +6,7 @@
     python bench/read_accuracy.py --sim 40     # also read_at on simulator-rendered dice
     python bench/read_accuracy.py --profile    # a profile learnt from two photos, per kind
     python bench/read_accuracy.py --per-kind   # the held-out part, per kind of dice
+    python bench/read_accuracy.py --stress     # the held-out part changed: size, colour, light
     python bench/read_accuracy.py --leave-out nell-byler/1 --models DIR
                                    # one kind's dice on every photo, read by the models in DIR
 
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -333,6 +335,105 @@ def score_kinds(reader, kinds: list[str] | None, part: str | None,
     return results
 
 
+def _warp(frame: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    return cv2.warpPerspective(frame, m, size, flags=cv2.INTER_AREA if m[0, 0] < 1
+                               else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _scaled(k: float):
+    def change(frame):
+        h, w = frame.shape[:2]
+        m = np.diag([k, k, 1.0])
+        return _warp(frame, m, (round(w * k), round(h * k))), m
+    return change
+
+
+def _hue(turn: int):
+    def change(frame):
+        hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(int) + turn) % 180
+        return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR), np.eye(3)
+    return change
+
+
+def _side_light(frame):
+    """Light from one side: the far side at 0.35 of the near side's brightness, and dimmed."""
+    h, w = frame.shape[:2]
+    ramp = np.linspace(1.25, 0.45, w, dtype=np.float32)[None, :, None]
+    return np.clip(frame * ramp, 0, 255).astype(np.uint8), np.eye(3)
+
+
+def _dim(frame):
+    """A dim, flat photo: contrast halved, darker."""
+    f = (frame.astype(np.float32) - 128) * 0.5 + 90
+    return np.clip(f, 0, 255).astype(np.uint8), np.eye(3)
+
+
+def _tilted(frame):
+    """Seen at an angle: the far edge of the photo 30% narrower than the near one."""
+    h, w = frame.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[0.15 * w, 0], [0.85 * w, 0], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    return _warp(frame, m, (w, h)), m
+
+
+def _blurred(frame):
+    return cv2.GaussianBlur(frame, (0, 0), 1.5), np.eye(3)
+
+
+# the changes of ``--stress``: what an unseen camera, table or pair of dice may bring
+STRESS = {
+    "as photographed": lambda f: (f, np.eye(3)),
+    "half size (dice ~15-25 px)": _scaled(0.5),
+    "twice size": _scaled(2.0),
+    "four times size (a phone's 12 MP)": _scaled(4.0),
+    "hue turned a third": _hue(60),
+    "hue turned two thirds": _hue(120),
+    "side light": _side_light,
+    "dim, half contrast": _dim,
+    "camera at an angle": _tilted,
+    "out of focus": _blurred,
+}
+
+
+def score_stress(reader, part: str, verbose: bool = False) -> dict:
+    """The ``part``'s photos of each set, each changed as ``STRESS`` says (labels moved with
+    the pixels), scored as ``score_images`` does."""
+    split = json.loads(SPLIT.read_text())["sets"]
+    results = {}
+    for s in SETS:
+        photos = []
+        for name in sorted(split[s][part]):
+            frame = cv2.imread(str(PHOTOS / s / name))
+            h, w = frame.shape[:2]
+            photos.append((name, frame, read_labels((PHOTOS / s / name).with_suffix(".txt"),
+                                                    w, h)))
+        for change_name, change in STRESS.items():
+            tot = _zero()
+            ms = []
+            for name, frame, labels in photos:
+                changed, m = change(frame)
+                k = math.sqrt(abs(np.linalg.det(m[:2, :2])))
+                moved = []
+                for v, x, y, r in labels:
+                    q = m @ np.array([x, y, 1.0])
+                    moved.append((v, q[0] / q[2], q[1] / q[2], r * k))
+                t0 = time.perf_counter()
+                dice = reader.find(changed)
+                ms.append((time.perf_counter() - t0) * 1000)
+                n = match(moved, dice)
+                n["images"] = 1
+                for key, v in n.items():
+                    tot[key] += v
+                if verbose and (n["misread"] or n["missed"] or n["abstained"]):
+                    print(f"  {s} {change_name} {name}: {n}")
+            tot["median_ms"] = tot["median_ms_once"] = statistics.median(ms)
+            results[f"{s}: {change_name}"] = tot
+            print(report(f"{s}: {change_name}", tot), flush=True)
+    return results
+
+
 def _short(t: dict) -> str:
     d = max(1, t["dice"])
     return (f"read {100 * t['correct'] / d:5.1f}% misread {t['misread']:2d} "
@@ -361,7 +462,7 @@ def _drop_matched(labels, dice) -> list:
 def report(name: str, t: dict) -> str:
     d = max(1, t["dice"])
     return (
-        f"{name:<26} images {t['images']:4d}  dice {t['dice']:5d}  "
+        f"{name:<44} images {t['images']:4d}  dice {t['dice']:5d}  "
         f"correct {t['correct']:5d} ({100 * t['correct'] / d:5.1f}%)  "
         f"misread {t['misread']:3d} ({100 * t['misread'] / d:4.2f}%)  "
         f"abstained {t['abstained']:3d} ({100 * t['abstained'] / d:4.1f}%)  "
@@ -397,6 +498,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--leave-out", action="append", default=[], metavar="KIND",
                     help="score this kind's dice alone, on every photo of its set unless --part "
                     "is given (repeatable; e.g. with --models of a run that left it out)")
+    ap.add_argument("--stress", action="store_true",
+                    help="the --part's photos resized, recoloured, side-lit, tilted, blurred")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)  # the target is for one core
     from vision.dice import DiceReader
@@ -411,6 +514,11 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(results))
         return 0
     a.part = a.part or "held_out"
+    if a.stress:
+        results = score_stress(reader, a.part, a.verbose)
+        if a.json:
+            print(json.dumps(results))
+        return 0
     if a.profile:
         results = score_profiles(reader, a.kinds, a.learn,
                                  None if a.all else a.part)
