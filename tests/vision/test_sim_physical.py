@@ -80,6 +80,9 @@ def test_a_face_first_die_leaves_the_wall_at_restitution_times_its_speed(e):
                                   np.random.default_rng(0), max_seconds=0.08)
     (hit,) = tracks[0].wall_contacts()
     assert hit.vertices == 4 and hit.centre_mm == pytest.approx(H, abs=1e-6)
+    # it reaches the wall 17 mm / 1.2 m/s = 14.2 ms after release, between frames 1 and 2 at
+    # 120 fps: the contact counts for frame 2
+    assert hit.frame == 2
     after = np.flatnonzero(np.diff(tracks[0].centres[:, 1]) > 0)[0] + 1
     vy = (tracks[0].centres[after + 2, 1] - tracks[0].centres[after + 1, 1]) * 120.0 * k
     assert vy == pytest.approx(e * 1200.0, rel=0.02)
@@ -243,3 +246,21 @@ def test_a_leaning_die_is_drawn_as_a_cube_with_a_foreshortened_top_and_a_side_fa
     side = (px[1, top] - px[0, top], px[2, top] - px[0, top])
     lengths = sorted(float(np.hypot(*v)) for v in side)
     assert lengths[0] / lengths[1] == pytest.approx(np.cos(np.radians(30.0)), abs=0.05)
+
+
+def test_a_low_lamp_behind_the_shooter_casts_a_die_near_the_wall_onto_the_walls_face():
+    table = Table((640, 480), tilt_deg=10.0)
+    lamp = np.array([-0.7, 0.5, 0.5])  # low, from the shooter's left: shadows run back right
+    renderer = Renderer(table, Look(noise=0.0, gradient=0.0, lamp=tuple(lamp / np.linalg.norm(
+        lamp))))
+    empty = renderer.frame([]).astype(int)
+    img = renderer.frame([DiePose(np.array([0.0, H + 3.0, H]), np.eye(3))]).astype(int)
+
+    def at(x, z):
+        u, v = table.camera.project(np.array([[x, 0.0, z]]))[0].round().astype(int)
+        return img[v, u].sum(), empty[v, u].sum()
+
+    shaded, lit = at(16.0, 4.0)  # on the wall's face beside and behind the die
+    assert shaded < 0.8 * lit
+    shaded, lit = at(-40.0, 4.0)  # far to the other side: untouched
+    assert shaded == lit

@@ -33,7 +33,9 @@ RAIL_PHYSICS = {
     "padding": ((0.3, 0.5), 0.06),
     "pyramids": ((0.45, 0.8), 0.3),
 }
-SHORT_LO, SHORT_HI = 550.0, 900.0
+SHORT_LO, SHORT_HI = 550.0, 900.0  # mm/s: a throw meant to stop short of the wall
+SEP_LO, SEP_HI = 1.75, 2.4  # die edges between the two dice at release
+CONVERGE = 0.12  # radians: how much the second die's heading may turn toward the first's
 COCKED_TILT_DEG = 5.0  # truth: a die at rest whose top face is tilted more than this is cocked
 
 
@@ -137,7 +139,7 @@ def _launches(scenario: str, table: Table, rng: np.random.Generator
     else:
         speeds = [rng.uniform(900, 1700), rng.uniform(900, 1700)]
     x0 = rng.uniform(-0.35, 0.35) * table.x_area
-    sep = rng.uniform(1.8, 2.2) if scenario == "cocked_die" else rng.uniform(1.9, 3.0)
+    sep = rng.uniform(1.8, 2.2) if scenario == "cocked_die" else rng.uniform(SEP_LO, SEP_HI)
     dx = rng.choice([-1.0, 1.0]) * sep * DIE_MM
     heading0 = rng.normal(0.0, 0.08) - 0.25 * x0 / table.x_area
     out = []
@@ -145,7 +147,10 @@ def _launches(scenario: str, table: Table, rng: np.random.Generator
         z = rng.uniform(H + 12.0, H + 45.0)
         y = entry_y(table, z + REACH) + REACH + rng.uniform(2.0, 25.0) + (
             rng.uniform(0.0, 1.0) * DIE_MM if k else 0.0)
-        heading = heading0 + rng.normal(0.0, 0.05)
+        # the second die's path drifts toward the first's: thrown from one hand, the dice
+        # often meet on the way or at the wall
+        heading = heading0 + rng.normal(0.0, 0.05) - (np.sign(dx) * rng.uniform(0.0, CONVERGE)
+                                                        if k else 0.0)
         spin_axis = rng.normal(size=3)
         spin = spin_axis / np.linalg.norm(spin_axis) * rng.uniform(15.0, 50.0)
         out.append(RigidLaunch(
