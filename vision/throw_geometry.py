@@ -50,7 +50,10 @@ class WallContact:
     :param min_speed: the speed toward and then away from the wall (edges/s) that makes a
         rebound: above the jitter of a still die's centre.
     :param stop_speed: a die coming at the wall at least this fast (edges/s) that is still on
-        the next frame stopped against it (a die leaning there, a dead wall).
+        the next frame, or on the one after...
+    :param stop_decel: ...having lost that speed at this rate (edges/s per second) or more,
+        stopped against it (a die leaning there, a dead wall): 600 edges/s² is ~10 m/s² for a
+        16 mm die, twice what the felt's friction (mu ~0.5) can take off.
     :param restitution: the least share of its speed toward the wall that a die keeps
         leaving it (a rebound unseen for some frames: how fast it could have come in).
     :param born_frames: a die first seen moving away from the wall, traced back at its own
@@ -66,6 +69,7 @@ class WallContact:
     reach: float = 1.25
     min_speed: float = 2.0
     stop_speed: float = 15.0
+    stop_decel: float = 600.0
     restitution: float = 0.3
     born_frames: float = 2.0
     other_reach: float = 1.6
@@ -197,17 +201,23 @@ class TableGeometry:
             )
             if contact is not None and contact <= w.reach and not other_between(i, times[i]):
                 found.append(("rebound", times[i], contact))
-        # 3. stopped against the wall: came at it fast and lost that speed within a frame
-        # (felt and tumbling slow a die far less abruptly); it stays there (no rebound seen)
+        # 3. stopped against the wall: came at it fast and lost that speed within a frame or
+        # two, faster than felt and tumbling can slow a die; it stays there (no rebound seen)
         for i in range(1, n - 1):
             if not along[i] or d[i] > w.reach:
                 continue
-            vin = speed(i - 1, i)
             vout = speed(i, i + 1)
-            if vin is None or vout is None or vin > -w.stop_speed:
+            if vout is None or abs(vout) > w.min_speed or other_between(i, times[i]):
                 continue
-            if abs(vout) <= w.min_speed and not other_between(i, times[i]):
-                found.append(("stop", times[i], d[i]))
+            for j in (i - 1, i - 2):
+                vin = speed(j, j + 1) if j >= 0 else None
+                if vin is None or vin > -w.stop_speed:
+                    continue
+                took = 0.5 * (times[i] + times[i + 1] - times[j] - times[j + 1])
+                if j == i - 1 or (vout - vin) / took >= w.stop_decel:
+                    found.append(("stop", times[i], d[i]))
+                    break
+            if found and found[-1][0] == "stop":
                 break
         # 4. first seen leaving the wall: a die thrown from the shooter's side that is first
         # seen moving away from the wall close to it had turned there (unless the other die

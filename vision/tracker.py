@@ -47,7 +47,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.cocked_cues import CockedSettings, Reader, judge_cocked
-from vision.die_silhouette import RestSilhouettes, changed_pixels
+from vision.die_silhouette import RestSilhouettes, changed_pixels, felt_in_shadow
 from vision.die_track import DieTrack
 from vision.observation import DieObservation, ThrowObservation
 from vision.shooter_hand import hand_near, hand_zone, near_hand, touches_border
@@ -70,8 +70,8 @@ class TrackerSettings:
         throw in progress: frames are never invented.
     :param background_alpha: how fast the idle background follows the felt (per frame).
     :param scale: the shrink factor for motion/blob work; None: chosen from die_px.
-    :param suppress_shadows: leave out of the dice the felt darkened evenly (their shadows).
-        Off by default (docs/replay.md: it mends some throws, breaks as many, and is slow).
+    :param suppress_shadows: leave out of the dice the felt darkened evenly (their shadows:
+        a hard lamp's long shadow is otherwise taken for a second die, or swells a die's blob).
     :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
         not dice. No die is first seen within this many die edges of one (this frame or the
         last) nor touching the image's border: pieces of a hand (its edge at the border, its
@@ -99,7 +99,7 @@ class TrackerSettings:
     hand_margin: float = 1.6
     hand_rest_s: float = 0.1
     hand_birth_margin: float = 0.5
-    suppress_shadows: bool = False
+    suppress_shadows: bool = True
     cocked: CockedSettings = field(default_factory=CockedSettings)
     wall: WallContact = field(default_factory=WallContact)
 
@@ -194,14 +194,6 @@ class ThrowTracker:
         if s == 1:
             return frame
         return cv2.resize(frame, self._wsize, interpolation=cv2.INTER_AREA)
-
-    def _shadow(self, work: np.ndarray) -> np.ndarray:
-        """Pixels that are the felt darkened evenly in every channel: a flying die's shadow,
-        which would otherwise be taken for a second die beside it."""
-        bg = self._bg + 8.0  # keep dark felt from dividing by ~0
-        ratio = (work.astype(np.float32) + 8.0) / bg
-        lo, hi = ratio.min(axis=2), ratio.max(axis=2)
-        return (hi < 0.9) & (lo > 0.25) & (hi - lo < 0.12)
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return changed_pixels(a, b, self.settings.diff_threshold)
@@ -307,7 +299,10 @@ class ThrowTracker:
         st = self.settings
         fg = self._diff(work, self._bg8)
         if self.settings.suppress_shadows:
-            fg[self._shadow(work)] = 0
+            on = np.nonzero(fg)  # judged where something changed only: a small share
+            if len(on[0]):
+                shadow = felt_in_shadow(work[on][None], self._bg8[on][None])[0]
+                fg[on[0][shadow], on[1][shadow]] = 0
         # a die whose colour is near the felt's shows as pips and edges: join the pieces
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._kernel)
         n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)

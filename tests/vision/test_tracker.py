@@ -764,6 +764,8 @@ def test_a_die_out_of_the_other_dies_blob_behind_it_does_not_take_its_wall_strik
 def test_a_die_stopped_dead_at_the_wall_hit_it_and_one_sliding_to_rest_near_it_did_not():
     geometry = TableGeometry(CAL)
     assert geometry.hit_wall(*_wall_path([3.4, 2.6, 1.8, 1.1, 0.8, 0.8, 0.8, 0.8]))
+    # it struck the wall in the middle of a frame interval: still only a frame later
+    assert geometry.hit_wall(*_wall_path([3.2, 2.65, 2.1, 1.55, 1.0, 0.78, 0.78, 0.78, 0.78]))
     # friction slows it over many frames to rest short of the wall
     assert not geometry.hit_wall(*_wall_path([2.0, 1.7, 1.45, 1.25, 1.1, 1.0, 0.95, 0.93, 0.93]))
 
