@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angles
+from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angles, edge_width
 from vision.dice_profile import DiceProfile, ProfileError
 from vision.dice_tuning import ReaderTuning
 from vision.die_lean import LeanJudge, LeanModelError
@@ -412,7 +412,7 @@ class DiceReader:
         seen = [(r.center[0], r.center[1], r.box[1][0]) for r in readings]
         readings = self._second_look(frame, readings, seen)
         readings = self._last_look(frame, readings, seen)
-        return self._by_profile(frame, readings)
+        return self._by_profile(frame, self._too_poor(frame, readings))
 
     def _detect_any_size(self, frame: np.ndarray) -> list[_Find]:
         """The detector's finds at the scale that makes the dice the size it was trained on,
@@ -554,6 +554,22 @@ class DiceReader:
                 readings[i] = max(valued, key=lambda r: r.confidence)
         return readings
 
+    def _too_poor(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
+        """A die too small (under ``min_die_px``) or too blurred (its edges wider than
+        ``blur_max`` die edges, ``vision.dice_crop.edge_width``) to show its pips is given no
+        value, however sure the classifier is: a crop scaled up from a few pixels, or from a
+        blur, shows blobs the classifier was never taught to doubt (its confidence on such a
+        crop means nothing)."""
+        t = self.tuning
+        out = []
+        for r in readings:
+            size = r.box[1][0]
+            if r.value is not None and (size < t.min_die_px
+                                        or edge_width(frame, r.center, size) > t.blur_max):
+                r = replace(r, value=None)
+            out.append(r)
+        return out
+
     # ------------------------------------------------------------------ read_at
 
     def read_at(
@@ -611,7 +627,8 @@ class DiceReader:
         ]
         alternatives = {i: [(refined[i][0], refined[i][1], dice[i][2]), dice[i]]
                         for i, r in enumerate(readings) if self._unsure(r)}
-        return self._by_profile(frame, self._look_again(frame, readings, alternatives))
+        return self._by_profile(frame, self._too_poor(frame, self._look_again(
+            frame, readings, alternatives)))
 
     # ------------------------------------------------------------------ profile
 
@@ -664,10 +681,10 @@ class DiceReader:
         if not todo:
             return readings
         feats = self.features(frame, [(readings[i].center[0], readings[i].center[1],
-                                       readings[i].box[1][0]) for i in todo])
+                                       readings[i].box[1][0]) for i in todo], turns=4)
         out = list(readings)
         known = self.profile.known_faces
-        for i, v in zip(todo, self.profile.judge(feats), strict=True):
+        for i, v in zip(todo, self.profile.judge(feats, views=4), strict=True):
             r = readings[i]
             if not v.of_pair:
                 continue  # not this pair: the general reading stands

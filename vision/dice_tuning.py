@@ -21,6 +21,8 @@ class ReaderTuning:
         opinions ...
     :param no_die: ... unless it calls it "not a die" at least this surely.
     :param sure: a reading at least this confident is not looked at again.
+    :param min_die_px: a die smaller than this (its edge, frame pixels) is not read ...
+    :param blur_max: ... nor one whose edges are wider than this many die edges (blurred).
 
     Finding dice:
 
@@ -68,6 +70,8 @@ class ReaderTuning:
     ask_below: float
     no_die: float
     sure: float
+    min_die_px: float
+    blur_max: float
     heat: float
     read_heat: float
     same_find: float

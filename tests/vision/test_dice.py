@@ -546,3 +546,15 @@ def test_dice_are_read_at_their_own_size_whatever_the_photo_size(reader, zoom, c
     pairs, fp = pair_up(moved, reader.find(big))
     assert [(v, d.value if d else None) for v, d in pairs] == [(v, v) for v, *_ in truth]
     assert fp == 0
+
+
+def test_a_die_too_blurred_to_show_its_pips_is_not_read(reader):
+    """The white pair on wood, blurred so a pip's edge spreads over a third of a die's edge
+    (as a die thrown past a slow shutter, or out of focus): no value is given for either die,
+    however sure the classifier would be; sharp, both are read."""
+    frame, truth = still("two_white_wood")
+    pairs, _ = pair_up(truth, reader.find(frame))
+    assert all(d is not None and d.value == v for v, d in pairs)
+    blurred = cv2.GaussianBlur(frame, (0, 0), 9)
+    got = [d for d in reader.find(blurred, die_px=48) if d.value is not None]
+    assert got == []
