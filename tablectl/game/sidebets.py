@@ -72,6 +72,18 @@ COME_TABLES: dict[int | None, tuple] = {}  # come point (None: the bet's come-ou
 _PROPOSITION_TABLES: dict[tuple, tuple] = {}  # (wins mask, loses mask, counted) -> table
 
 
+def _proposition_table(wins_mask: int, loses_mask: int, counted: bool) -> tuple[int, ...]:
+    """The shared decision table of a proposition with these outcome masks (``counted``: it
+    has "within")."""
+    key = (wins_mask, loses_mask, counted)
+    table = _PROPOSITION_TABLES.get(key)
+    if table is None:
+        probe = PropositionBet(None, "", "", 0, 0, {"within": 1} if counted else {},
+                               (wins_mask, loses_mask, None))
+        table = _PROPOSITION_TABLES[key] = decision_table(probe)
+    return table
+
+
 def decision_table(bet: SideBet) -> tuple[int, ...]:
     """``bet.decide`` for each of the 36 ordered throws, indexed by ``dice_index`` (for a bet
     the dice decide, whatever the line did)."""
@@ -315,17 +327,13 @@ class PropositionBet(SideBet):
 
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
         SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
+        within = self.within = terms.get("within")  # None: no limit on throws
         if extra is None:  # rebuilt from a snapshot: parse the stored terms again
-            extra = _parse_proposition(terms["wins"], terms.get("loses"), terms.get("within"))[2:]
-        self.wins_mask, self.loses_mask = extra
-        self.within = terms.get("within")  # None: no limit on throws
+            wm, lm = _parse_proposition(terms["wins"], terms.get("loses"), within)[2:]
+            extra = wm, lm, _proposition_table(wm, lm, within is not None)
+        self.wins_mask, self.loses_mask, self.table = extra
         self.seen = 0
-        self.keeps_progress = self.within is not None
-        key = (self.wins_mask, self.loses_mask, self.keeps_progress)
-        table = _PROPOSITION_TABLES.get(key)
-        if table is None:
-            table = _PROPOSITION_TABLES[key] = decision_table(self)
-        self.table = table
+        self.keeps_progress = within is not None
 
     def decide(self, idx, total, hard, line):
         """COUNT: the throw counts towards "within"; the bet is lost (AGAINST) on the throw
@@ -373,29 +381,47 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
 
     Returns (terms, key, extra): ``terms`` as given to the odds module and stored with the bet,
     ``key`` a small int standing for them (for the odds caches), ``extra`` the (wins, loses)
-    outcome masks of a proposition (None for other kinds). Raises CommandError naming the
+    outcome masks of a proposition and its decision table (None for other kinds). Raises CommandError naming the
     field and what it should be.
     """
     if kind in NO_TERM_KINDS:
         return NO_TERMS
     if kind == "hardway":
         n = cmd.get("number")
-        if type(n) is not int or n not in HARDWAY_NUMBERS:
+        parsed = _HARDWAY_TERMS.get(n) if type(n) is int else None
+        if parsed is None:
             raise CommandError(f"hardway bet needs \"number\": one of 4, 6, 8, 10 (got {n!r})")
-        return {"number": n}, n, None
+        return parsed
     if kind == "number":
         n = cmd.get("number")
-        if type(n) is not int or not 2 <= n <= 12 or n == 7:
+        parsed = _NUMBER_TERMS.get(n) if type(n) is int else None
+        if parsed is None:
             raise CommandError(f"number bet needs \"number\": a total 2..12 other than 7 "
                                f"(got {n!r})")
-        return {"number": n}, n, None
+        return parsed
     if kind == "proposition":
         if "wins" not in cmd:
             raise CommandError("proposition bet needs \"wins\": a total, a combination like "
                                "\"6-5\", or a list of them")
         wins, loses, within = cmd["wins"], cmd.get("loses"), cmd.get("within")
-        # the same proposition is usually offered again and again: cache its parsing; the key
-        # holds the types too, else True or 8.0 would hit the entries of 1 and 8
+        # the same proposition is usually offered again and again: its parsing is cached; the
+        # keys hold the types too, else True or 8.0 would hit the entries of 1 and 8. Lists
+        # (the usual form) go by one flat key in a plain dict (bench/rules.py: a proposition
+        # parsed in about a third of the time the nested key and lru_cache took)
+        if type(wins) is list and (loses is None or type(loses) is list):
+            raw = (tuple(wins), tuple(map(type, wins)),
+                   None if loses is None else tuple(loses),
+                   None if loses is None else tuple(map(type, loses)), within, type(within))
+            try:
+                parsed = _PROPOSITIONS_PARSED.get(raw)
+            except TypeError:  # something unhashable: the uncached parse says what is wrong
+                raw = parsed = None
+            if parsed is None:
+                terms, key, wm, lm = _parse_proposition(wins, loses, within)
+                parsed = terms, key, (wm, lm, _proposition_table(wm, lm, within is not None))
+                if raw is not None and len(_PROPOSITIONS_PARSED) < 4096:
+                    _PROPOSITIONS_PARSED[raw] = parsed
+            return parsed
         w = (tuple(wins), tuple(map(type, wins))) if type(wins) is list else (
             _ONE, wins, type(wins))
         lo = None if loses is None else (tuple(loses), tuple(map(type, loses))) if type(
@@ -404,11 +430,15 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
             terms, key, wm, lm = _parse_proposition_cached((w, lo, within, type(within)))
         except TypeError:  # something unhashable: the uncached parse says what is wrong
             terms, key, wm, lm = _parse_proposition(wins, loses, within)
-        return terms, key, (wm, lm)
+        return terms, key, (wm, lm, _proposition_table(wm, lm, within is not None))
     raise CommandError(f"unknown side bet kind {kind!r}; one of {', '.join(KIND_RULE)}")
 
 
 NO_TERMS = ({}, 0, None)  # line, point, come: no fields (the dict is never mutated)
+# what parse_terms returns for each valid number (the terms dicts are shared: never mutated)
+_HARDWAY_TERMS = {n: ({"number": n}, n, None) for n in HARDWAY_NUMBERS}
+_NUMBER_TERMS = {n: ({"number": n}, n, None) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)}
+_PROPOSITIONS_PARSED: dict[tuple, tuple] = {}  # raw fields and their types -> parse_terms'
 NO_TERM_KINDS = ("line", "point", "come")
 _PROPOSITION_KEYS: dict[tuple, int] = {}  # canonical terms -> a small int (cheap cache keys)
 _PROPOSITION_TERMS: list[dict] = []       # ... and back
