@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.simulator import Look, PhysicalSetup, Scenario, simulate_throw
+from vision.simulator import Look, PhysicalSetup, Scenario, SimulationError, simulate_throw
 from vision.simulator.dice3d import CUBE_VERTICES, FACE_NORMALS, ROTATIONS, rot_axis, top_value
 from vision.simulator.physical import _random_rotation, airborne
 from vision.simulator.render import DiePose, Renderer
@@ -285,3 +285,9 @@ def test_each_wall_surface_looks_different_and_a_bad_setup_is_refused():
         simulate_throw(seed=1, physical=PhysicalSetup(), hand=True)
     with pytest.raises(ValueError, match="EXTRA_DIE"):
         simulate_throw(seed=1, scenario=Scenario.EXTRA_DIE, physical=PhysicalSetup())
+
+
+def test_a_case_the_physical_world_cannot_find_says_so():
+    with pytest.raises(SimulationError, match="no cocked_die throw found in 0 attempts"):
+        simulate_throw(seed=2, scenario=Scenario.COCKED_DIE, physical=PhysicalSetup(),
+                       max_attempts=0)
