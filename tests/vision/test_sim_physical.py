@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.simulator import Look, PhysicalSetup, Scenario, simulate_throw
+from vision.simulator import Look, PhysicalSetup, Scenario, SimulationError, simulate_throw
 from vision.simulator.dice3d import CUBE_VERTICES, FACE_NORMALS, ROTATIONS, rot_axis, top_value
 from vision.simulator.physical import _random_rotation, airborne
 from vision.simulator.render import DiePose, Renderer
@@ -264,3 +264,30 @@ def test_a_low_lamp_behind_the_shooter_casts_a_die_near_the_wall_onto_the_walls_
     assert shaded < 0.8 * lit
     shaded, lit = at(-40.0, 4.0)  # far to the other side: untouched
     assert shaded == lit
+
+
+def test_each_wall_surface_looks_different_and_a_bad_setup_is_refused():
+    table = Table((640, 480))
+    u, v = table.camera.project(np.array([[0.0, 0.0, 20.0]]))[0].round().astype(int)
+    faces = {}
+    for rail in ("pyramids", "wood", "padding"):
+        img = Renderer(table, Look(noise=0.0, rail=rail), seed=3).background
+        faces[rail] = img[v - 3:v + 4, u - 40:u + 40].astype(int)
+    assert all(np.abs(faces[a] - faces[b]).mean() > 5
+               for a, b in (("pyramids", "wood"), ("wood", "padding"), ("pyramids", "padding")))
+    with pytest.raises(ValueError, match="rail"):
+        Renderer(table, Look(rail="marble"))
+    with pytest.raises(ValueError, match="rail"):
+        PhysicalSetup(rail="marble")
+    with pytest.raises(ValueError, match="exposure"):
+        PhysicalSetup(exposure=0.0)
+    with pytest.raises(ValueError, match="hand"):
+        simulate_throw(seed=1, physical=PhysicalSetup(), hand=True)
+    with pytest.raises(ValueError, match="EXTRA_DIE"):
+        simulate_throw(seed=1, scenario=Scenario.EXTRA_DIE, physical=PhysicalSetup())
+
+
+def test_a_case_the_physical_world_cannot_find_says_so():
+    with pytest.raises(SimulationError, match="no cocked_die throw found in 0 attempts"):
+        simulate_throw(seed=2, scenario=Scenario.COCKED_DIE, physical=PhysicalSetup(),
+                       max_attempts=0)

@@ -349,8 +349,9 @@ class PhysicalThrow:
 
 
 def physical_throw(scenario, table: Table, colours: list[str], fps: float, seed: int,
-                   setup: PhysicalSetup, max_attempts: int, matches) -> PhysicalThrow:
-    """Simulate launches drawn from (seed, attempt) until one shows `scenario`.
+                   setup: PhysicalSetup, max_attempts: int, matches) -> PhysicalThrow | None:
+    """Simulate launches drawn from (seed, attempt) until one shows `scenario`; None when no
+    attempt within `max_attempts` does.
 
     :param scenario: a Scenario (BOTH_HIT .. COCKED_DIE; not EXTRA_DIE).
     :param matches: the scenario test, ``matches(scenario, truth) -> bool``.
@@ -378,11 +379,7 @@ def physical_throw(scenario, table: Table, colours: list[str], fps: float, seed:
         if matches(scenario, truth):
             truth["attempt"] = attempt
             return PhysicalThrow(tracks, poses, truth)
-    from .scenarios import SimulationError
-
-    raise SimulationError(
-        f"no {name} throw found in {max_attempts} attempts for seed {seed} (physical world); "
-        "try another seed or raise max_attempts")
+    return None
 
 
 def _overlaps(poses: list[DiePose], tolerance_mm: float = 1.0) -> bool:

@@ -494,6 +494,10 @@ def simulate_throw(
     if physical is not None:
         thrown = physical_throw(scenario, table, colours, fps, seed, physical, max_attempts,
                                 matches)
+        if thrown is None:
+            raise SimulationError(
+                f"no {scenario.value} throw found in {max_attempts} attempts for seed {seed} "
+                "(physical world); try another seed or raise max_attempts")
     else:
         thrown = _throw(scenario, table, colours, fps, seed, max_attempts, kind)
     if kind is not None:
