@@ -337,6 +337,36 @@ def pair_reach(
     return out[0], out[1]
 
 
+def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list):
+    """A resting die's silhouette as offsets (die edges) from its top face's centre ``top``:
+    ``(toward, along)``, toward the back wall and along it, one per pixel; None where it cannot
+    be cut out. The silhouette is the pixels changed since before the throw (shadows left out)
+    nearer this top than the other dice's (``other_tops``), within an edge and a half of it."""
+    geo = silhouettes.geometry
+    die = geo.die
+    h, w = frame.shape[:2]
+    tx, ty = float(top[0]), float(top[1])
+    r = int(die * 1.5) + 2
+    x0, y0 = max(0, int(tx) - r), max(0, int(ty) - r)
+    x1, y1 = min(w, int(tx) + r + 1), min(h, int(ty) + r + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    roi = frame[y0:y1, x0:x1]
+    bg = silhouettes.felt(x0, y0, x1, y1, roi)
+    if bg is None or bg.shape != roi.shape:
+        return None
+    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0)
+    mine = (mask > 0) & ((xx - tx) ** 2 + (yy - ty) ** 2 < (1.5 * die) ** 2)
+    for ox, oy in other_tops:
+        mine &= (xx - tx) ** 2 + (yy - ty) ** 2 < (xx - ox) ** 2 + (yy - oy) ** 2
+    if int(mine.sum()) < 0.3 * die * die:
+        return None
+    dx, dy = xx[mine] - tx, yy[mine] - ty
+    toward = -(dx * geo.wall_n[0] + dy * geo.wall_n[1]) / die
+    along = (dx * geo.wall_u[0] + dy * geo.wall_u[1]) / die
+    return toward, along
+
+
 def wall_face_reach(
     silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list
 ) -> float | None:
@@ -347,35 +377,14 @@ def wall_face_reach(
 
     A camera over the table sees, besides a flat die's top, only its faces turned toward the
     camera, which for a die by the back wall are on the side away from the wall: its top is
-    the part nearest the wall. A die leaning on the wall tips its top away and shows the face
-    that was against the wall on the wall side: a reach beyond the top's. The silhouette is
-    the pixels changed since before the throw (shadows left out) nearer this top than the
-    other dice's (``other_tops``), within an edge and a half of it.
+    the part nearest the wall. A die tipped away from the wall (its upper edge caught on the
+    rail, a renderer that draws it so) shows the face that was against the wall on the wall
+    side: a reach beyond the top's. The silhouette: ``die_offsets``.
     """
-    geo = silhouettes.geometry
-    die = geo.die
-    h, w = frame.shape[:2]
-    tx, ty = float(top[0]), float(top[1])
-    r = int(die * 1.5) + 2
-    x0, y0, x1, y1 = max(0, int(tx) - r), max(0, int(ty) - r), min(w, int(tx) + r + 1), min(
-        h, int(ty) + r + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
+    offsets = die_offsets(silhouettes, frame, top, other_tops)
+    if offsets is None:
         return None
-    roi = frame[y0:y1, x0:x1]
-    bg = silhouettes.felt(x0, y0, x1, y1, roi)
-    if bg is None or bg.shape != roi.shape:
-        return None
-    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0)
-    on = mask > 0
-    mine = on & ((xx - tx) ** 2 + (yy - ty) ** 2 < (1.5 * die) ** 2)
-    for ox, oy in other_tops:
-        mine &= (xx - tx) ** 2 + (yy - ty) ** 2 < (xx - ox) ** 2 + (yy - oy) ** 2
-    if int(mine.sum()) < 0.3 * die * die:
-        return None
-    # toward the wall and along it, from the top's centre
-    dx, dy = xx[mine] - tx, yy[mine] - ty
-    toward = -(dx * geo.wall_n[0] + dy * geo.wall_n[1]) / die
-    along = (dx * geo.wall_u[0] + dy * geo.wall_u[1]) / die
+    toward, along = offsets
     # a square's corner reaches as far along the wall as toward it whatever its turn, and a
     # lean on the wall (about an axis along it) leaves the reach along the wall as it was: the
     # nearer side along the wall is what a flat die would reach toward it, measured the same
