@@ -62,8 +62,8 @@ dice crops, tools/render_dice_crops.py, mixed into each epoch)::
     done
     $T tools/train_reader.py calibrate $O/loo/B_*    # one temperature for unseen dice
 
-The shipped first classifier (dice_cls.onnx) is the earlier one fine-tuned with rendered dice:
-``--warm-from`` an exported .onnx starts from its weights (batch norms as folded)::
+A shipped net fine-tuned with rendered dice (``--warm-from`` an exported .onnx starts from its
+weights, batch norms as folded); docs/reader-training.md compares it with the shipped one::
 
     $T tools/train_reader.py cls --arch grid --warm-from vision/models/dice_cls.onnx \
         --parts train,tune --epochs 4 --lr 5e-4 --per-die 6 --set-weight nell-byler=3 \
