@@ -385,9 +385,9 @@ def _blurred(frame):
 # the changes of ``--stress``: what an unseen camera, table or pair of dice may bring
 STRESS = {
     "as photographed": lambda f: (f, np.eye(3)),
-    "half size (dice ~15-25 px)": _scaled(0.5),
+    "half size": _scaled(0.5),
     "twice size": _scaled(2.0),
-    "four times size (a phone's 12 MP)": _scaled(4.0),
+    "four times size (as a 12 MP photo)": _scaled(4.0),
     "hue turned a third": _hue(60),
     "hue turned two thirds": _hue(120),
     "side light": _side_light,

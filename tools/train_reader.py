@@ -43,6 +43,32 @@ out and read it as a fold (cold runs, same seed, one change at a time)::
         --lr 3e-3 --sim 300 --sim-seed 7 --throws 600 --set-weight nell-byler=2 --mild 0.3 \
         --ema 0.998 --out $O/cls_fold.onnx
 
+Leaving one kind of dice out (the measure of a reader that must hold on dice it never saw):
+``kinds`` writes the kinds into dice_split.json (nell-byler's dice by body colour, k-means in
+Lab, nine kinds; matteop65's white dice one kind); a run with ``--leave-out-kind KIND`` trains
+on every other die of the train and tune parts (the kind's dice are neither crops nor
+background), reports its crop accuracy and fitted temperature on the left-out dice, and with
+``--model-dir`` writes a folder the bench reads; the bench scores that kind's dice on every
+photo. A short recipe, so a fold takes minutes (A: photos only; B: the same with 4,000 rendered
+dice crops, tools/render_dice_crops.py, mixed into each epoch)::
+
+    for K in nell-byler/0 nell-byler/1 ... matteop65; do   # the kinds in dice_split.json
+      D=$O/loo/B_$(echo $K | tr / _)
+      nice -n 10 $T tools/train_reader.py cls --arch grid --parts train,tune --epochs 4 \
+          --lr 3e-3 --per-die 3 --backgrounds 1200 --cocked-crops 600 --no-mine \
+          --set-weight nell-byler=2 --mild 0.3 --ema 0.99 --rendered 4000 \
+          --leave-out-kind $K --model-dir $D
+      .venv/bin/python bench/read_accuracy.py --leave-out $K --models $D
+    done
+    $T tools/train_reader.py calibrate $O/loo/B_*    # one temperature for unseen dice
+
+A shipped net fine-tuned with rendered dice (``--warm-from`` an exported .onnx starts from its
+weights, batch norms as folded); docs/reader-training.md compares it with the shipped one::
+
+    $T tools/train_reader.py cls --arch grid --warm-from vision/models/dice_cls.onnx \
+        --parts train,tune --epochs 4 --lr 5e-4 --per-die 6 --set-weight nell-byler=3 \
+        --mild 0.6 --ema 0.99 --rendered 4000 --out $O/cls_b1.onnx
+
 Other options tried that way (tools/reader_runs.json has the figures): ``--arch grid-norm`` and
 ``--hard`` (both ship, as second opinions), ``--arch grid-slim``, ``--wide-jitter``,
 ``--recolour-contrast``, ``--crop-px 56``.
