@@ -673,8 +673,9 @@ class DiceReader:
         """The readings with the pair's profile heeded. A die unlike the pair's pictures keeps
         the general reader's reading. A die of the pair is read as the face the profile sees
         surely, unless the general reader reads another face (two that disagree give no value:
-        the operator rules); where the profile hesitates, the general reading stands. A flagged
-        die stays flagged."""
+        the operator rules); where the profile hesitates, the general reading stands, unless
+        it is below ``sure`` and the pair's nearest picture is of another face. A flagged die
+        stays flagged."""
         if self.profile is None:
             return readings
         todo = [i for i, r in enumerate(readings) if not r.cocked]
@@ -689,7 +690,12 @@ class DiceReader:
             if not v.of_pair:
                 continue  # not this pair: the general reading stands
             if v.value is None:
-                continue  # the profile hesitates between faces: the general reading stands
+                if (r.value is not None and r.confidence < self.tuning.sure
+                        and v.pictured != r.value):
+                    # a reading the general reader is not sure of, whose nearest picture of
+                    # the pair is of another face: the two disagree, no value
+                    out[i] = replace(r, value=None)
+                continue  # else the general reading stands
             if r.value is not None and r.value != v.value:
                 out[i] = replace(r, value=None)
             elif r.value is None and (r.best_face == v.value or r.best_face in known):

@@ -72,6 +72,8 @@ class ProfileVerdict:
         profile's ``min_confidence``, else None.
     :param distance: cosine distance to the nearest picture (0 same, 1 unrelated).
     :param confidence: the pair's face head's probability of ``nearest``.
+    :param pictured: the face of the learnt picture nearest the crop (the head and the
+        pictures are two ways of seeing the pair; where they differ, neither is sure).
     """
 
     of_pair: bool
@@ -79,6 +81,7 @@ class ProfileVerdict:
     value: int | None
     distance: float
     confidence: float
+    pictured: int = 0
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -170,7 +173,7 @@ class DiceProfile:
             sure = (of_pair and float(p[face - 1]) >= self.min_confidence
                     and (views == 1 or int(np.argmin(row)) + 1 == face))
             out.append(ProfileVerdict(of_pair, face, face if sure else None, d1,
-                                      float(p[face - 1])))
+                                      float(p[face - 1]), int(np.argmin(row)) + 1))
         return out
 
     # ------------------------------------------------------------------ files
