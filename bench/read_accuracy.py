@@ -5,6 +5,17 @@
     python bench/read_accuracy.py DIR [DIR...] # any folders of NAME.jpg + NAME.txt (YOLO labels)
     python bench/read_accuracy.py --sim 40     # also read_at on simulator-rendered dice
     python bench/read_accuracy.py --profile    # a profile learnt from two photos, per kind
+    python bench/read_accuracy.py --per-kind   # the held-out part, per kind of dice
+    python bench/read_accuracy.py --stress     # the held-out part changed: size, colour, light
+    python bench/read_accuracy.py --leave-out nell-byler/1 --models DIR
+                                   # one kind's dice on every photo, read by the models in DIR
+
+``--per-kind`` and ``--leave-out``: the kinds of dice are dice_split.json's ``kinds`` (nell-byler's
+dice grouped by body colour, matteop65's white dice one kind; tools/reader_data.py die_kinds).
+A kind's figures count its own dice only: the other kinds' dice on the same photos are matched
+first and set aside. ``--leave-out KIND`` scores a kind on every photo of its set (not only the
+held-out part: a model trained with that kind left out, ``tools/train_reader.py cls
+--leave-out-kind KIND``, never saw any of its dice), unless ``--part`` is given.
 
 ``--profile``: the dice of each set are grouped into kinds by the colour of their bodies
 (matteop65 is one kind, white; nell-byler's dice fall into ``--kinds`` colours, k-means in Lab
@@ -25,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import time
@@ -37,6 +49,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = ROOT.parent / "shared" / "data" / "dice-photos"
 SPLIT = ROOT / "vision" / "models" / "dice_split.json"
 SETS = ("nell-byler", "matteop65")
+sys.path.insert(0, str(ROOT / "tools"))
+
+from reader_data import body_colour, kinds_of  # noqa: E402
 
 
 def read_labels(txt: Path, width: int, height: int) -> list[tuple[int, float, float, float]]:
@@ -161,33 +176,6 @@ def score_simulated(reader, n_stills: int, seed: int = 12345) -> dict:
     return n
 
 
-def body_colour(frame: np.ndarray, cx: float, cy: float, size: float) -> np.ndarray:
-    """A die's body colour (Lab, OpenCV's 8-bit scale): the median of the pixels within 0.35
-    edges of its centre whose lightness is near the median (the pips are the fewer)."""
-    k = max(2, int(0.35 * size))
-    x, y = int(cx), int(cy)
-    lab = cv2.cvtColor(frame[max(0, y - k):y + k + 1, max(0, x - k):x + k + 1],
-                       cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    light = lab[:, 0]
-    return np.median(lab[np.abs(light - np.median(light)) <= 20], axis=0)
-
-
-def kinds_of(colours: np.ndarray, k: int, seed: int = 2026) -> np.ndarray:
-    """A kind 0..k-1 per die: k-means on (L/2, a, b), best of 10 seeded starts."""
-    x = colours * np.array([0.5, 1.0, 1.0], np.float32)
-    rng = np.random.default_rng(seed)
-    best, best_cost = None, np.inf
-    for _ in range(10):
-        c = x[rng.choice(len(x), k, replace=False)]
-        for _ in range(60):
-            lab = np.argmin(((x[:, None] - c[None]) ** 2).sum(-1), axis=1)
-            c = np.array([x[lab == j].mean(0) if (lab == j).any() else c[j] for j in range(k)])
-        cost = ((x - c[lab]) ** 2).sum()
-        if cost < best_cost:
-            best, best_cost = lab, cost
-    return best
-
-
 def _learning_photos(per_photo: dict[str, list[int]], n: int) -> list[str]:
     """Photos whose dice of a kind show its six faces most evenly, added one at a time (the one
     that brings most faces nearer three sightings, then most dice): ``n`` of them, or with
@@ -295,6 +283,157 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None) -> dict
     return results
 
 
+def score_kinds(reader, kinds: list[str] | None, part: str | None,
+                verbose: bool = False) -> dict:
+    """Per kind of dice (dice_split.json "kinds"; None: every kind), the counts of that kind's
+    dice alone over the photos of ``part`` (None: every photo of its set), and the median time
+    to read a photo."""
+    split = json.loads(SPLIT.read_text())
+    if "kinds" not in split:
+        raise SystemExit(f"{SPLIT} has no kinds: run tools/train_reader.py kinds")
+    known = split["kinds"]["kinds"]
+    wanted = list(known) if kinds is None else kinds
+    unknown = [k for k in wanted if k not in known]
+    if unknown:
+        raise SystemExit(f"unknown kind {unknown[0]!r}: the kinds are {', '.join(known)}")
+    results = {k: _zero() for k in wanted}
+    ms = {k: [] for k in wanted}
+    for s in SETS:
+        mine_here = [k for k in wanted if known[k]["set"] == s]
+        if not mine_here:
+            continue
+        names = set(split["sets"][s][part]) if part else None
+        for jpg in sorted((PHOTOS / s).glob("*.jpg")):
+            per_die = split["kinds"]["dice"][s].get(jpg.name, [])
+            if (names is not None and jpg.name not in names) or not set(per_die) & set(mine_here):
+                continue
+            frame = cv2.imread(str(jpg))
+            h, w = frame.shape[:2]
+            labels = read_labels(jpg.with_suffix(".txt"), w, h)
+            if len(labels) != len(per_die):
+                raise SystemExit(f"{jpg}: {len(labels)} labels but {len(per_die)} kinds in "
+                                 f"{SPLIT}: run tools/train_reader.py kinds")
+            t0 = time.perf_counter()
+            dice = reader.find(frame)
+            took = (time.perf_counter() - t0) * 1000
+            for k in mine_here:
+                ours = [lab for lab, kk in zip(labels, per_die, strict=True) if kk == k]
+                if not ours:
+                    continue
+                others = [lab for lab, kk in zip(labels, per_die, strict=True) if kk != k]
+                n = match(ours, _drop_matched(others, dice))
+                n["images"] = 1
+                for key, v in n.items():
+                    results[k][key] += v
+                ms[k].append(took)
+                if verbose and (n["misread"] or n["missed"] or n["abstained"]):
+                    print(f"  {k} {jpg.name}: {n}")
+    for k in wanted:
+        results[k]["median_ms"] = statistics.median(ms[k]) if ms[k] else float("nan")
+        results[k]["median_ms_once"] = results[k]["median_ms"]
+        results[k]["look"] = known[k]["look"]
+    return results
+
+
+def _warp(frame: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    return cv2.warpPerspective(frame, m, size, flags=cv2.INTER_AREA if m[0, 0] < 1
+                               else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _scaled(k: float):
+    def change(frame):
+        h, w = frame.shape[:2]
+        m = np.diag([k, k, 1.0])
+        return _warp(frame, m, (round(w * k), round(h * k))), m
+    return change
+
+
+def _hue(turn: int):
+    def change(frame):
+        hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(int) + turn) % 180
+        return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR), np.eye(3)
+    return change
+
+
+def _side_light(frame):
+    """Light from one side: the far side at 0.35 of the near side's brightness, and dimmed."""
+    h, w = frame.shape[:2]
+    ramp = np.linspace(1.25, 0.45, w, dtype=np.float32)[None, :, None]
+    return np.clip(frame * ramp, 0, 255).astype(np.uint8), np.eye(3)
+
+
+def _dim(frame):
+    """A dim, flat photo: contrast halved, darker."""
+    f = (frame.astype(np.float32) - 128) * 0.5 + 90
+    return np.clip(f, 0, 255).astype(np.uint8), np.eye(3)
+
+
+def _tilted(frame):
+    """Seen at an angle: the far edge of the photo 30% narrower than the near one."""
+    h, w = frame.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[0.15 * w, 0], [0.85 * w, 0], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    return _warp(frame, m, (w, h)), m
+
+
+def _blurred(frame):
+    return cv2.GaussianBlur(frame, (0, 0), 1.5), np.eye(3)
+
+
+# the changes of ``--stress``: what an unseen camera, table or pair of dice may bring
+STRESS = {
+    "as photographed": lambda f: (f, np.eye(3)),
+    "half size": _scaled(0.5),
+    "twice size": _scaled(2.0),
+    "four times size (as a 12 MP photo)": _scaled(4.0),
+    "hue turned a third": _hue(60),
+    "hue turned two thirds": _hue(120),
+    "side light": _side_light,
+    "dim, half contrast": _dim,
+    "camera at an angle": _tilted,
+    "out of focus": _blurred,
+}
+
+
+def score_stress(reader, part: str, verbose: bool = False) -> dict:
+    """The ``part``'s photos of each set, each changed as ``STRESS`` says (labels moved with
+    the pixels), scored as ``score_images`` does."""
+    split = json.loads(SPLIT.read_text())["sets"]
+    results = {}
+    for s in SETS:
+        photos = []
+        for name in sorted(split[s][part]):
+            frame = cv2.imread(str(PHOTOS / s / name))
+            h, w = frame.shape[:2]
+            photos.append((name, frame, read_labels((PHOTOS / s / name).with_suffix(".txt"),
+                                                    w, h)))
+        for change_name, change in STRESS.items():
+            tot = _zero()
+            ms = []
+            for name, frame, labels in photos:
+                changed, m = change(frame)
+                k = math.sqrt(abs(np.linalg.det(m[:2, :2])))
+                moved = []
+                for v, x, y, r in labels:
+                    q = m @ np.array([x, y, 1.0])
+                    moved.append((v, q[0] / q[2], q[1] / q[2], r * k))
+                t0 = time.perf_counter()
+                dice = reader.find(changed)
+                ms.append((time.perf_counter() - t0) * 1000)
+                n = match(moved, dice)
+                n["images"] = 1
+                for key, v in n.items():
+                    tot[key] += v
+                if verbose and (n["misread"] or n["missed"] or n["abstained"]):
+                    print(f"  {s} {change_name} {name}: {n}")
+            tot["median_ms"] = tot["median_ms_once"] = statistics.median(ms)
+            results[f"{s}: {change_name}"] = tot
+            print(report(f"{s}: {change_name}", tot), flush=True)
+    return results
+
+
 def _short(t: dict) -> str:
     d = max(1, t["dice"])
     return (f"read {100 * t['correct'] / d:5.1f}% misread {t['misread']:2d} "
@@ -323,7 +462,7 @@ def _drop_matched(labels, dice) -> list:
 def report(name: str, t: dict) -> str:
     d = max(1, t["dice"])
     return (
-        f"{name:<24} images {t['images']:4d}  dice {t['dice']:5d}  "
+        f"{name:<44} images {t['images']:4d}  dice {t['dice']:5d}  "
         f"correct {t['correct']:5d} ({100 * t['correct'] / d:5.1f}%)  "
         f"misread {t['misread']:3d} ({100 * t['misread'] / d:4.2f}%)  "
         f"abstained {t['abstained']:3d} ({100 * t['abstained'] / d:4.1f}%)  "
@@ -337,7 +476,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Score the dice reader on labelled photos.")
     ap.add_argument("dirs", nargs="*", type=Path, help="folders of labelled images")
     ap.add_argument("--all", action="store_true", help="every photo, not just the held-out part")
-    ap.add_argument("--part", choices=["held_out", "tune", "train"], default="held_out")
+    ap.add_argument("--part", choices=["held_out", "tune", "train"], default=None,
+                    help="which part of the split to score (default held_out)")
     ap.add_argument("--verbose", "-v", action="store_true", help="list images with errors")
     ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
     ap.add_argument("--sim", type=int, default=0, metavar="N",
@@ -353,11 +493,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--learn", type=int, default=2, metavar="N",
                     help="--profile: learn from N photos of a kind (0: as many as show every "
                     "face three times; default 2)")
+    ap.add_argument("--per-kind", action="store_true",
+                    help="per kind of dice (dice_split.json kinds), on --part or --all")
+    ap.add_argument("--leave-out", action="append", default=[], metavar="KIND",
+                    help="score this kind's dice alone, on every photo of its set unless --part "
+                    "is given (repeatable; e.g. with --models of a run that left it out)")
+    ap.add_argument("--stress", action="store_true",
+                    help="the --part's photos resized, recoloured, side-lit, tilted, blurred")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)  # the target is for one core
     from vision.dice import DiceReader
 
     reader = DiceReader(a.models)
+    if a.per_kind or a.leave_out:
+        part = None if a.all else a.part or (None if a.leave_out else "held_out")
+        results = score_kinds(reader, a.leave_out or None, part, a.verbose)
+        for k, t in results.items():
+            print(report(f"{k} ({t['look']})", t), flush=True)
+        if a.json:
+            print(json.dumps(results))
+        return 0
+    a.part = a.part or "held_out"
+    if a.stress:
+        results = score_stress(reader, a.part, a.verbose)
+        if a.json:
+            print(json.dumps(results))
+        return 0
     if a.profile:
         results = score_profiles(reader, a.kinds, a.learn,
                                  None if a.all else a.part)

@@ -43,6 +43,32 @@ out and read it as a fold (cold runs, same seed, one change at a time)::
         --lr 3e-3 --sim 300 --sim-seed 7 --throws 600 --set-weight nell-byler=2 --mild 0.3 \
         --ema 0.998 --out $O/cls_fold.onnx
 
+Leaving one kind of dice out (the measure of a reader that must hold on dice it never saw):
+``kinds`` writes the kinds into dice_split.json (nell-byler's dice by body colour, k-means in
+Lab, nine kinds; matteop65's white dice one kind); a run with ``--leave-out-kind KIND`` trains
+on every other die of the train and tune parts (the kind's dice are neither crops nor
+background), reports its crop accuracy and fitted temperature on the left-out dice, and with
+``--model-dir`` writes a folder the bench reads; the bench scores that kind's dice on every
+photo. A short recipe, so a fold takes minutes (A: photos only; B: the same with 4,000 rendered
+dice crops, tools/render_dice_crops.py, mixed into each epoch)::
+
+    for K in nell-byler/0 nell-byler/1 ... matteop65; do   # the kinds in dice_split.json
+      D=$O/loo/B_$(echo $K | tr / _)
+      nice -n 10 $T tools/train_reader.py cls --arch grid --parts train,tune --epochs 4 \
+          --lr 3e-3 --per-die 3 --backgrounds 1200 --cocked-crops 600 --no-mine \
+          --set-weight nell-byler=2 --mild 0.3 --ema 0.99 --rendered 4000 \
+          --leave-out-kind $K --model-dir $D
+      .venv/bin/python bench/read_accuracy.py --leave-out $K --models $D
+    done
+    $T tools/train_reader.py calibrate $O/loo/B_*    # one temperature for unseen dice
+
+A shipped net fine-tuned with rendered dice (``--warm-from`` an exported .onnx starts from its
+weights, batch norms as folded); docs/reader-training.md compares it with the shipped one::
+
+    $T tools/train_reader.py cls --arch grid --warm-from vision/models/dice_cls.onnx \
+        --parts train,tune --epochs 4 --lr 5e-4 --per-die 6 --set-weight nell-byler=3 \
+        --mild 0.6 --ema 0.99 --rendered 4000 --out $O/cls_b1.onnx
+
 Other options tried that way (tools/reader_runs.json has the figures): ``--arch grid-norm`` and
 ``--hard`` (both ship, as second opinions), ``--arch grid-slim``, ``--wide-jitter``,
 ``--recolour-contrast``, ``--crop-px 56``.
@@ -69,7 +95,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reader_data import SETS, SPLIT_FILE, list_photos, make_split  # noqa: E402
+from reader_data import (  # noqa: E402
+    SETS,
+    SPLIT_FILE,
+    attach_kinds,
+    die_kinds,
+    list_photos,
+    make_split,
+)
 
 from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angle  # noqa: E402
 
@@ -109,6 +142,11 @@ def log(*a):
 LEAVE_OUT: list[str] = []
 
 
+# the kinds of dice (dice_split.json "kinds", ``reader_data.die_kinds``) left out of training
+# (``--leave-out-kind``): their dice are neither trained on nor cut as background
+LEAVE_OUT_KINDS: list[str] = []
+
+
 def load_part(part: str):
     split = json.loads(SPLIT_FILE.read_text())
     out = []
@@ -118,6 +156,10 @@ def load_part(part: str):
             if p.path.name in names and not (
                 part == "train" and any(p.path.name.startswith(x) for x in LEAVE_OUT)
             ):
+                attach_kinds(p, split)
+                if LEAVE_OUT_KINDS:
+                    p.hidden = [d for d in p.dice if d.kind in LEAVE_OUT_KINDS]
+                    p.dice = [d for d in p.dice if d.kind not in LEAVE_OUT_KINDS]
                 out.append((cv2.imread(str(p.path)), p))
     return out
 
@@ -430,6 +472,41 @@ def from_grid(state: dict) -> dict:
     return out
 
 
+def from_onnx(path: Path, like: dict) -> dict:
+    """An exported classifier's weights as a state dict of its net (``like``: the net's own):
+    each convolution's folded weight and bias, its batch norm an identity (scale 1, shift the
+    folded bias, mean 0, variance 1 - eps)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    init = [numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer]
+    linear = [a for a in init if a.ndim == 2]
+    convs = [a for a in init if a.ndim == 4]
+    biases = [a for a in init if a.ndim == 1 and len(a) != N_CLASSES]
+    out, k = {}, 0
+    keys = list(like)
+    for key in keys:
+        if key.endswith(".weight") and like[key].ndim == 4:
+            i = int(key.split(".")[0])
+            out[key] = torch.from_numpy(convs[k].copy())
+            bn = f"{i + 1}."
+            n = len(biases[k])
+            out[bn + "weight"] = torch.ones(n)
+            out[bn + "bias"] = torch.from_numpy(biases[k].copy())
+            out[bn + "running_mean"] = torch.zeros(n)
+            out[bn + "running_var"] = torch.full((n,), 1 - 1e-5)
+            out[bn + "num_batches_tracked"] = torch.tensor(0)
+            k += 1
+    lin = [key for key in keys if like[key].ndim == 2][0]
+    out[lin] = torch.from_numpy(linear[0].copy())
+    out[lin.replace("weight", "bias")] = torch.from_numpy(
+        next(a for a in init if a.ndim == 1 and len(a) == N_CLASSES).copy())
+    if set(out) != set(like) or any(out[x].shape != like[x].shape for x in like):
+        raise SystemExit(f"{path} is not a net of this shape: its weights do not fit")
+    return out
+
+
 def squash(big: np.ndarray, rng) -> np.ndarray:
     """A die leaning over: its top face foreshortened (a rectangle / parallelogram, not a square)."""
     c = big.shape[0] / 2
@@ -532,7 +609,7 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
             cx, cy = d.cx + r * math.cos(t), d.cy + r * math.sin(t)
         else:
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        if any(math.hypot(cx - d.cx, cy - d.cy) < 0.45 * d.size for d in p.dice):
+        if any(math.hypot(cx - d.cx, cy - d.cy) < 0.45 * d.size for d in p.dice + p.hidden):
             continue
         ang = rng.uniform(-45, 45) if rng.random() < 0.5 else die_angle(img, (cx, cy), size)
         c = crop(img, (cx, cy), size, ang)
@@ -573,22 +650,24 @@ def mine(data, scales=(0.85, 1.0, 1.2)):
     as the classifier will see them at run time) and unmatched ones (hard negatives)."""
     from vision.dice import DiceReader
 
-    reader = DiceReader.__new__(DiceReader)
-    reader._det = cv2.dnn.readNetFromONNX(str(MODELS / "dice_det.onnx"))
+    reader = DiceReader(MODELS)
     reader.heat_threshold = 0.08
     pos, neg = [], []
     for k, (img, p) in enumerate(data):
         h, w = img.shape[:2]
         for f in scales:
-            for cx, cy, size, _ in reader._detect(img, f * 320.0 / max(h, w)):
+            for found in reader._detect(img, f * 320.0 / max(h, w)):
+                cx, cy, size = found.cx, found.cy, found.size
                 best = None
-                for d in p.dice:
+                for d in p.dice + p.hidden:
                     r = max(0.75 * max(d.w, d.h), 24.0)
                     dist = math.hypot(cx - d.cx, cy - d.cy)
                     if dist <= r and (best is None or dist < best[0]):
                         best = (dist, d)
                 if best is None:
                     neg.append((k, cx, cy, size))
+                elif any(best[1] is h for h in p.hidden):
+                    continue  # a die of a kind left out: not trained on
                 elif best[0] < 0.3 * best[1].size:
                     pos.append((k, cx, cy, size, best[1].value))
     log(f"mined {len(pos)} detector positives, {len(neg)} hard negatives")
@@ -696,7 +775,21 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
               arch: str = "gap", out: Path | None = None, sim_seed: int = 7, throws: int = 0,
               warm_from: Path | None = None, set_weight=None, mild: float = 0.0,
               threads: int = 1, recolour_share: float = 0.0, ema: float = 0.0,
-              hard: float = 0.0, parts: tuple[str, ...] = ("train",)):
+              hard: float = 0.0, parts: tuple[str, ...] = ("train",), rendered: int = 0,
+              rendered_seed: int = 5, model_dir: Path | None = None, temperature: float = 1.0,
+              per_die: int = 8, n_bg: int = 5000, n_cocked: int = 2500, mined: bool = True):
+    """Train a face classifier and export it.
+
+    :param rendered: crops of rendered dice of many kinds (tools/render_dice_crops.py) mixed
+        into every epoch (made once per run and seed, kept in /work/train-out).
+    :param model_dir: write the run as a model folder the reader and the bench can load
+        (``DiceReader(model_dir)``, ``bench/read_accuracy.py --models``): this classifier
+        alone (no second opinions), the shipped detector and card.
+    :param temperature: the exported net's logits are divided by this (temperature scaling:
+        a confidence that means what it says; ``calibration.json`` of a leave-out run fits it).
+    :param per_die, n_bg, n_cocked: crops per photo die, background and cocked crops an epoch.
+    :param mined: add the shipped detector's hits on the photos (positives and hard negatives).
+    """
     import torch
     import torch.nn.functional as F
 
@@ -709,17 +802,30 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     tune = load_part("tune")
     extra = sim_crops(sim, rng, sim_seed) if sim else []
     extra += clip_crops(throws, rng) if throws else []
-    mined = mine(data)
+    extra += rendered_extra(rendered, rendered_seed) if rendered else []
+    mined = mine(data) if mined else None
+    left_out = left_out_crops() if LEAVE_OUT_KINDS else None
     vx, vy = [], []
     for img, p in tune:
         for d in p.dice:
             vx.append(die_crop(img, d, rng, jitter=False))
             vy.append(d.value - 1)
     vx, vy = to_tensor(np.stack(vx)), torch.from_numpy(np.array(vy))
-    out = out or MODELS / "dice_cls.onnx"
-    weights = WORK / (out.stem + ".pt")
+    if model_dir is not None:
+        out = model_dir / "dice_cls.onnx"
+        weights = WORK / (model_dir.name + ".pt")
+    else:
+        out = out or MODELS / "dice_cls.onnx"
+        weights = WORK / (out.stem + ".pt")
     net = cls_net(arch)
-    if warm:  # go on from the last run's weights (fine-tuning)
+    frozen_bn = False
+    if warm and (warm_from or weights).suffix == ".onnx":
+        # an exported net (batch norms folded into its convolutions): the batch norms stay
+        # as folded (their statistics frozen, their scale and shift still learnt)
+        net.load_state_dict(from_onnx(warm_from, net.state_dict()))
+        frozen_bn = True
+        log("warm start from", warm_from)
+    elif warm:  # go on from the last run's weights (fine-tuning)
         src = warm_from or weights
         state = torch.load(src)
         if arch == "grid-norm" and state["0.weight"].shape[1] == 3:
@@ -741,12 +847,17 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         t0 = time.time()
         die_weight = (hard_weights(net, labelled, hard) if hard and (warm or ep > 0)
                       else None)
-        xs, ys = cls_epoch(data, rng, extra=extra, mined=mined, set_weight=set_weight,
-                           mild=mild, recolour_share=recolour_share, die_weight=die_weight)
+        xs, ys = cls_epoch(data, rng, per_die=per_die, n_bg=n_bg, n_cocked=n_cocked,
+                           extra=extra, mined=mined, set_weight=set_weight, mild=mild,
+                           recolour_share=recolour_share, die_weight=die_weight)
         x, y = to_tensor(xs), torch.from_numpy(ys)
         for g in opt.param_groups:
             g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
         net.train()
+        if frozen_bn:
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.eval()
         perm = torch.randperm(len(y))
         tot = 0.0
         for i in range(0, len(y), bs):
@@ -762,11 +873,180 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         kept.eval()
         with torch.no_grad():
             acc = (kept(vx).argmax(1) == vy).float().mean().item()
+        if left_out is not None:
+            with torch.no_grad():
+                lacc = (kept(left_out[0]).argmax(1).numpy() == left_out[1]).mean()
+            acc_left = f", left-out kind crop accuracy {lacc:.4f} ({len(left_out[1])} dice)"
+        else:
+            acc_left = ""
         log(f"cls epoch {ep + 1}/{epochs}: {len(y)} crops, loss {tot / len(y):.3f}, "
-            f"tune-crop accuracy {acc:.4f} ({time.time() - t0:.0f}s)")
+            f"tune-crop accuracy {acc:.4f}{acc_left} ({time.time() - t0:.0f}s)")
         WORK.mkdir(parents=True, exist_ok=True)
         torch.save(kept.state_dict(), weights)  # each epoch: a long run can be stopped early
-    export(kept, (1, 3, CROP["px"], CROP["px"]), out)
+    if left_out is not None:
+        fit = calibrate(kept, *left_out)
+        log(f"left-out {','.join(LEAVE_OUT_KINDS)}: " + json.dumps(fit))
+    export(with_temperature(kept, temperature), (1, 3, CROP["px"], CROP["px"]), out)
+    if model_dir is not None:
+        write_model_dir(model_dir, temperature, fit if left_out is not None else None)
+
+
+def rendered_extra(n: int, seed: int) -> list:
+    """``n`` crops of rendered dice (tools/render_dice_crops.py) as (crop, class) pairs, made
+    once per (n, seed) and kept in /work/train-out."""
+    from render_dice_crops import rendered_crops
+
+    cache = WORK / f"rendered_{n}_{seed}_{CROP['px']}.npz"
+    if cache.exists():
+        z = np.load(cache)
+        xs, ys = z["x"], z["y"]
+    else:
+        log(f"rendering {n} dice crops (seed {seed})...")
+        t0 = time.time()
+        xs, ys = [], []
+        for k in range(0, n, 1000):  # in chunks, so progress shows
+            x, y = rendered_crops(min(1000, n - k), seed * 1000 + k // 1000)
+            xs.append(x)
+            ys.append(y)
+            log(f"  rendered {k + len(y)}/{n} ({time.time() - t0:.0f}s)")
+        xs, ys = np.concatenate(xs), np.concatenate(ys)
+        WORK.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(cache, x=xs, y=ys)
+    log(f"rendered dice: {len(ys)} crops")
+    return [(c, int(v) - 1) for c, v in zip(xs, ys, strict=True)]
+
+
+def left_out_crops():
+    """The dice of the kinds left out, on every photo of every part, cut at their labelled
+    centres: (crops tensor, true classes). Never trained on; the run is scored on them."""
+    crops, ys = [], []
+    for part in ("train", "tune", "held_out"):
+        for img, p in load_part(part):
+            for d in p.hidden:
+                crops.append(crop(img, (d.cx, d.cy), d.size,
+                                  die_angle(img, (d.cx, d.cy), d.size)))
+                ys.append(d.value - 1)
+    if not crops:
+        raise SystemExit(f"no dice of kind {', '.join(LEAVE_OUT_KINDS)} in {SPLIT_FILE}: the "
+                         f"kinds are those `tools/train_reader.py kinds` wrote there")
+    log(f"left out of training: {len(ys)} dice of {', '.join(LEAVE_OUT_KINDS)}")
+    return to_tensor(np.stack(crops)), np.array(ys)
+
+
+def calibrate(net, x, ys) -> dict:
+    """The temperature that makes the net's confidence on dice it never saw mean what it says
+    (least negative log-likelihood over the six faces' classes, 0.5..8), and what it reads there
+    at the card's threshold, before and after."""
+    import torch
+
+    net.eval()
+    with torch.no_grad():
+        logits = net(x).double()
+    y = torch.from_numpy(ys)
+
+    def nll(t):
+        return float(torch.nn.functional.cross_entropy(logits / t, y))
+
+    grid = np.exp(np.linspace(math.log(0.5), math.log(8.0), 121))
+    best = float(min(grid, key=nll))
+    card = json.loads((MODELS / "dice_reader.json").read_text())["thresholds"]
+    out = {"dice": len(ys), "temperature": round(best, 3)}
+    for name, t in (("raw", 1.0), ("calibrated", best)):
+        p = torch.softmax(logits / t, 1).numpy()
+        top, conf = p.argmax(1), p.max(1)
+        sure = conf >= card["min_confidence"]
+        # expected calibration error over 10 bins of confidence
+        bins = np.minimum((conf * 10).astype(int), 9)
+        ece = sum(abs((top[bins == b] == ys[bins == b]).mean() - conf[bins == b].mean())
+                  * (bins == b).mean() for b in range(10) if (bins == b).any())
+        out[name] = {"nll": round(nll(t), 4), "ece": round(float(ece), 4),
+                     "accuracy": round(float((top == ys).mean()), 4),
+                     "read": round(float((sure & (top == ys)).mean()), 4),
+                     "misread": round(float((sure & (top != ys) & (top < 6)).mean()), 4)}
+    return out
+
+
+def calibrate_runs(runs: list[Path]) -> dict:
+    """One temperature for dice no run has seen: each leave-out run's classifier (as exported,
+    read by cv2.dnn) on the dice of the kinds it left out, pooled; and the least confidence at
+    which its confident misreads stay within 0.4% of those dice, raw and calibrated."""
+    import torch
+
+    logits, ys = [], []
+    for run in runs:
+        card = json.loads((run / "dice_reader.json").read_text())
+        kinds = card.get("left_out", {}).get("kinds")
+        if not kinds:
+            raise SystemExit(f"{run} is not a leave-out run (its card has no left_out kinds)")
+        t = float(card["classifier"].get("temperature", 1.0))
+        LEAVE_OUT_KINDS[:] = kinds
+        x, y = left_out_crops()
+        net = cv2.dnn.readNetFromONNX(str(run / "dice_cls.onnx"))
+        net.setInput(x.numpy())
+        logits.append(net.forward() * t)  # back to the run's own logits
+        ys.append(y)
+    logits_t = torch.from_numpy(np.concatenate(logits)).double()
+    y = np.concatenate(ys)
+    yt = torch.from_numpy(y)
+
+    def nll(t):
+        return float(torch.nn.functional.cross_entropy(logits_t / t, yt))
+
+    grid = np.exp(np.linspace(math.log(0.5), math.log(8.0), 121))
+    best = float(min(grid, key=nll))
+    out = {"runs": [str(r) for r in runs], "dice": int(len(y)), "temperature": round(best, 3)}
+    for name, t in (("raw", 1.0), ("calibrated", best)):
+        p = torch.softmax(logits_t / t, 1).numpy()
+        top, conf = p.argmax(1), p.max(1)
+        wrong = (top != y) & (top < 6)
+        # the least threshold whose confident misreads are within 0.4% of the dice
+        order = np.argsort(-conf)
+        bad = np.cumsum(wrong[order])
+        ok = np.nonzero(bad <= 0.004 * len(y))[0]
+        least = float(conf[order][ok[-1]]) if len(ok) else 1.0
+        bins = np.minimum((conf * 10).astype(int), 9)
+        ece = sum(abs((top[bins == b] == y[bins == b]).mean() - conf[bins == b].mean())
+                  * (bins == b).mean() for b in range(10) if (bins == b).any())
+        out[name] = {"nll": round(nll(t), 4), "ece": round(float(ece), 4),
+                     "accuracy": round(float((top == y).mean()), 4),
+                     "least_confidence_for_0.4pct_misread": round(least, 4)}
+        for th in (0.8, 0.9, 0.95):
+            sure = conf >= th
+            out[name][f"at_{th}"] = {"read": round(float((sure & (top == y)).mean()), 4),
+                                     "misread": round(float((sure & wrong).mean()), 4)}
+    return out
+
+
+def with_temperature(net, temperature: float):
+    """``net`` with its last linear layer's output divided by ``temperature`` (a copy)."""
+    import copy
+
+    import torch.nn as nn
+
+    if temperature == 1.0:
+        return net
+    net = copy.deepcopy(net)
+    last = [m for m in net.modules() if isinstance(m, nn.Linear)][-1]
+    last.weight.data /= temperature
+    last.bias.data /= temperature
+    return net
+
+
+def write_model_dir(model_dir: Path, temperature: float, fit: dict | None) -> None:
+    """A folder the reader loads as it loads vision/models: the run's classifier alone, the
+    shipped detector, the shipped card (its thresholds kept, no second opinions)."""
+    import shutil
+
+    card = json.loads((MODELS / "dice_reader.json").read_text())
+    card["classifier"]["file"] = "dice_cls.onnx"
+    card["classifier"]["second_opinions"] = []
+    card["classifier"]["temperature"] = temperature
+    card["trained_by"] = "tools/train_reader.py " + " ".join(sys.argv[1:])
+    if fit is not None:
+        card["left_out"] = {"kinds": LEAVE_OUT_KINDS, **fit}
+    shutil.copy(MODELS / card["detector"]["file"], model_dir / card["detector"]["file"])
+    (model_dir / "dice_reader.json").write_text(json.dumps(card, indent=1) + "\n")
+    log(f"wrote {model_dir}")
 
 
 # ---------------------------------------------------------------- export
@@ -808,7 +1088,10 @@ def export(net, shape, path: Path, detector: bool = False):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("stage", choices=["split", "det", "cls", "export-cls", "tune"])
+    ap.add_argument("stage", choices=["split", "kinds", "det", "cls", "export-cls", "tune",
+                                      "calibrate"])
+    ap.add_argument("runs", nargs="*", type=Path,
+                    help="calibrate: the --model-dir folders of leave-out runs")
     ap.add_argument("--steps", type=int, default=2500)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--warm", action="store_true", help="start from the last weights")
@@ -841,6 +1124,21 @@ def main(argv=None):
                     help="photo dice read unsurely get up to 1 + HARD times the crops")
     ap.add_argument("--leave-out", action="append", default=[], metavar="PREFIX",
                     help="leave out train photos whose names start with PREFIX (repeatable)")
+    ap.add_argument("--leave-out-kind", action="append", default=[], metavar="KIND",
+                    help="leave a kind of dice (dice_split.json kinds) out of training; the run "
+                    "reports its reading of them (repeatable)")
+    ap.add_argument("--rendered", type=int, default=0, metavar="N",
+                    help="mix N crops of rendered dice (tools/render_dice_crops.py) into each epoch")
+    ap.add_argument("--rendered-seed", type=int, default=5)
+    ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
+                    help="write a model folder (classifier, detector, card) for --models")
+    ap.add_argument("--temperature", type=float, default=1.0,
+                    help="divide the exported classifier's logits by this (calibration)")
+    ap.add_argument("--per-die", type=int, default=8, help="crops per photo die an epoch")
+    ap.add_argument("--backgrounds", type=int, default=5000, help="background crops an epoch")
+    ap.add_argument("--cocked-crops", type=int, default=2500, help="cocked crops an epoch")
+    ap.add_argument("--no-mine", action="store_true",
+                    help="skip the detector's hits on the photos (faster short runs)")
     ap.add_argument("--ema", type=float, default=0.0,
                     help="export an exponential moving average of the weights (decay, e.g. 0.999)")
     a = ap.parse_args(argv)
@@ -848,13 +1146,20 @@ def main(argv=None):
     if set(a.parts.split(",")) - {"train", "tune"}:
         ap.error("--parts takes train and tune only: the held-out part is never trained on")
     LEAVE_OUT.extend(a.leave_out)
+    LEAVE_OUT_KINDS.extend(a.leave_out_kind)
+    if a.model_dir is not None:
+        a.model_dir.mkdir(parents=True, exist_ok=True)
     RECOLOUR.update(min_diff=a.recolour_contrast)
     if a.wide_jitter:
         JITTER.update(wide_share=a.wide_jitter[0], wide=a.wide_jitter[1])
-    if a.stage == "split":
+    if a.stage in ("split", "kinds"):
+        # "kinds" keeps the split and (re)writes the kinds of dice beside it
+        split = make_split() if a.stage == "split" else json.loads(SPLIT_FILE.read_text())
+        split["kinds"] = die_kinds()
         SPLIT_FILE.parent.mkdir(parents=True, exist_ok=True)
-        SPLIT_FILE.write_text(json.dumps(make_split(), indent=1) + "\n")
-        log(f"wrote {SPLIT_FILE}")
+        SPLIT_FILE.write_text(json.dumps(split, indent=1) + "\n")
+        log(f"wrote {SPLIT_FILE}: " + ", ".join(
+            f"{k} ({v['look']}, {v['dice']} dice)" for k, v in split["kinds"]["kinds"].items()))
     elif a.stage == "det":
         train_det(a.steps, sim=a.sim)
     elif a.stage == "cls":
@@ -867,7 +1172,10 @@ def main(argv=None):
                   throws=a.throws,
                   warm_from=a.warm_from, set_weight=weights, mild=a.mild, threads=a.threads,
                   recolour_share=a.recolour, ema=a.ema, hard=a.hard,
-                  parts=tuple(a.parts.split(",")))
+                  parts=tuple(a.parts.split(",")), rendered=a.rendered,
+                  rendered_seed=a.rendered_seed, model_dir=a.model_dir,
+                  temperature=a.temperature, per_die=a.per_die, n_bg=a.backgrounds,
+                  n_cocked=a.cocked_crops, mined=not a.no_mine)
     elif a.stage == "export-cls":  # the last saved weights of a run stopped early
         import torch
 
@@ -875,6 +1183,10 @@ def main(argv=None):
         net = cls_net("wide" if a.wide else a.arch)
         net.load_state_dict(torch.load(WORK / (out.stem + ".pt")))
         export(net, (1, 3, CROP["px"], CROP["px"]), out)
+    elif a.stage == "calibrate":
+        if not a.runs:
+            ap.error("calibrate takes the --model-dir folders of leave-out runs")
+        print(json.dumps(calibrate_runs(a.runs), indent=1))
     elif a.stage == "tune":
         from reader_tune import tune
 

@@ -28,7 +28,7 @@ from .dice3d import (
     shadow_sprite,
 )
 from .hand import HandDrawer, HandPose
-from .scene import DIE_MM, SCALE, SHIFT, TILT_DEG, Look, Table
+from .scene import DIE_MM, SCALE, SHIFT, TILT_DEG, WALL_MM, Look, Table
 from .shading import LIGHT, smear
 
 H = DIE_MM / 2
@@ -188,27 +188,37 @@ class Renderer:
         sub[:] = cv2.multiply(sub, keep, dtype=cv2.CV_8U)
 
     def _hard_shadow(self, img: np.ndarray, pose: DiePose) -> None:
-        # one hard lamp: the cube's outline cast along the light onto the felt (long when the
-        # lamp is low), sharp-edged, and dark where the lamp is the only light
+        # one hard lamp: the cube's outline cast along the light onto the felt and, where the
+        # rays reach the back wall first, onto the wall's face; sharp-edged, and dark where the
+        # lamp is the only light
         lx, ly, lz = self.light
         verts = pose.centre + CUBE_VERTICES @ pose.rotation.T * H
+        lift = max(0.0, float(verts[:, 2].min()))
         t = verts[:, 2] / lz
-        ground = np.c_[verts[:, 0] - lx * t, np.maximum(verts[:, 1] - ly * t, 0.0),
-                       np.zeros(len(verts))]
-        px = self.table.camera.project(ground)
-        hull = cv2.convexHull(px.astype(np.float32)).reshape(-1, 2)
-        roi = self._roi(hull, 3)
+        felt = np.c_[verts[:, 0] - lx * t, verts[:, 1] - ly * t]
+        parts = [(_clip(felt, (-1e4, 0.0, 1e4, 1e4)), lambda q: np.c_[q, np.zeros(len(q))])]
+        if ly > 1e-6:
+            t = verts[:, 1] / ly
+            wall = np.c_[verts[:, 0] - lx * t, verts[:, 2] - lz * t]
+            parts.append((_clip(wall, (-1e4, 0.0, 1e4, WALL_MM)),
+                          lambda q: np.c_[q[:, 0], np.zeros(len(q)), q[:, 1]]))
+        for poly, to_world in parts:
+            if poly is not None:
+                self._dim(img, self.table.camera.project(to_world(poly)), lift)
+
+    def _dim(self, img: np.ndarray, px: np.ndarray, lift: float) -> None:
+        """Darken the image inside the polygon px (a shadow of a die `lift` mm up)."""
+        roi = self._roi(px, 3)
         if roi is None:
             return
         x0, y0, x1, y1 = roi
         mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-        pts = np.round((hull - [x0, y0]) * SCALE).astype(np.int32)
+        pts = np.round((px - [x0, y0]) * SCALE).astype(np.int32)
         cv2.fillConvexPoly(mask, pts, 1.0, cv2.LINE_AA, SHIFT)
-        lift = max(0.0, float(verts[:, 2].min()))
         # a little penumbra, wider the higher the die
         k = 3 + 2 * int(lift / 10.0)
         mask = cv2.GaussianBlur(mask, (k, k), 0)
-        strength = 0.62 / (1.0 + lift / 60.0)
+        strength = self.look.lamp_shadow / (1.0 + lift / 60.0)
         keep = cv2.merge([1.0 - strength * mask] * 3)
         sub = img[y0:y1, x0:x1]
         sub[:] = cv2.multiply(sub, keep, dtype=cv2.CV_8U)
@@ -288,6 +298,18 @@ class Renderer:
         k = int(dp * 0.2) | 1
         spot = cv2.GaussianBlur(spot, (k, k), 0) * warped[..., 3]
         acc[..., :3] += spot[..., None] * 255.0
+
+
+def _clip(points: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray | None:
+    """The convex hull of 2-D points cut to the box (x0, y0, x1, y1); None when nothing is
+    left."""
+    hull = cv2.convexHull(points.astype(np.float32))
+    x0, y0, x1, y1 = box
+    rect = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    area, cut = cv2.intersectConvexConvex(hull, rect)
+    if area <= 1e-6 or cut is None:
+        return None
+    return cut.reshape(-1, 2).astype(np.float64)
 
 
 SHADE_STEPS = 40

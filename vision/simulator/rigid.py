@@ -121,6 +121,11 @@ def _dot(a, b) -> float:
 
 
 _CORNERS = [tuple(float(x) * H for x in c) for c in CUBE_VERTICES]
+# the corners and the edges' middles: the points of one die tested against the other (so two
+# edges crossing are caught too, not only a corner going in)
+_PROBES = _CORNERS + [tuple(float(x) * H for x in m) for m in
+                      {tuple((a + b) / 2) for a in CUBE_VERTICES for b in CUBE_VERTICES
+                       if np.abs(a - b).sum() == 2}]
 
 
 class _Cube:
@@ -152,11 +157,12 @@ class _Cube:
         self.q = _quat_of(r)
         self._m = None
 
-    def vertices(self) -> list[tuple[float, float, float]]:
+    def vertices(self, points=_CORNERS) -> list[tuple[float, float, float]]:
+        """World positions of body points (default: the eight corners)."""
         (a, b, c), (d, e, f), (g, h, i) = self.matrix()
         px, py, pz = self.p
         return [(px + a * x + b * y + c * z, py + d * x + e * y + f * z, pz + g * x + h * y + i * z)
-                for x, y, z in _CORNERS]
+                for x, y, z in points]
 
     def energy(self) -> float:
         """Kinetic energy per unit mass (translation and rotation)."""
@@ -281,7 +287,8 @@ def _plane_contact(cube: _Cube, verts, axis: int, sign: float, c: float, n, e: f
 
 
 def _die_contact(a: _Cube, b: _Cube, e: float, mu: float) -> float | None:
-    """Corners of either cube inside the other: push them apart and exchange an impulse.
+    """Corners or edge middles of either cube inside the other: push them apart and exchange
+    an impulse.
     Returns the fastest approach speed, or None when they do not touch."""
     d = (a.p[0] - b.p[0], a.p[1] - b.p[1], a.p[2] - b.p[2])
     dd = _dot(d, d)
@@ -304,7 +311,7 @@ def _die_contact(a: _Cube, b: _Cube, e: float, mu: float) -> float | None:
         rq = q.matrix()
         cols = [(rq[0][i], rq[1][i], rq[2][i]) for i in range(3)]  # q's body axes in the world
         best = None
-        for vt in p.vertices():
+        for vt in p.vertices(_PROBES):
             rel = (vt[0] - q.p[0], vt[1] - q.p[1], vt[2] - q.p[2])
             loc = [_dot(rel, ax) for ax in cols]
             if abs(loc[0]) < H and abs(loc[1]) < H and abs(loc[2]) < H:

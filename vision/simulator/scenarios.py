@@ -474,7 +474,8 @@ def simulate_throw(
     if physical is not None:
         if hand:
             raise ValueError("the physical world draws no shooter's hand: hand=False")
-        look = replace(look, rail=physical.rail, lamp=physical.lamp, blur=physical.exposure)
+        look = replace(look, rail=physical.rail, lamp=physical.lamp, lamp_shadow=physical.shadow,
+                       blur=physical.exposure)
     table = _table or Table(size, die_px=die_px, tilt_deg=tilt_deg)
     renderer = _renderer or Renderer(table, look, seed)
     kind = None
@@ -493,6 +494,10 @@ def simulate_throw(
     if physical is not None:
         thrown = physical_throw(scenario, table, colours, fps, seed, physical, max_attempts,
                                 matches)
+        if thrown is None:
+            raise SimulationError(
+                f"no {scenario.value} throw found in {max_attempts} attempts for seed {seed} "
+                "(physical world); try another seed or raise max_attempts")
     else:
         thrown = _throw(scenario, table, colours, fps, seed, max_attempts, kind)
     if kind is not None:

@@ -87,6 +87,7 @@ class Look:
     :param rail: the back wall's face: "pyramids" (rubber pyramids), "wood" or "padding".
     :param lamp: unit vector toward one hard lamp (faces shaded by it, sharp shadows cast
         along it); None: the default soft overhead light.
+    :param lamp_shadow: how much of the light a die's shadow takes under that lamp (0..1).
     """
 
     felt: str = "green"
@@ -98,6 +99,7 @@ class Look:
     blur: float = 0.5
     rail: str = "pyramids"
     lamp: tuple[float, float, float] | None = None
+    lamp_shadow: float = 0.5
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> Look:

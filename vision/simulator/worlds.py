@@ -14,7 +14,7 @@
   image at full speed (1-1.5 m/s to reach the wall), airborne in view (drawn larger, offset,
   with a shadow on the felt), corner- and edge-first contacts with the felt, the back wall
   and the other die; the back wall of wood (restitution 0.7-0.95), padding (0.3-0.5) or
-  rubber pyramids (0.45-0.8, with a noisy rebound direction); one hard lamp 25-50 degrees
+  rubber pyramids (0.45-0.8, with a noisy rebound direction); one hard lamp 30-55 degrees
   above the table casting long sharp shadows; motion blur integrated over sub-frame poses
   for an exposure of 0.25-1 frame; cocked dice leaning 10-45 degrees on the wall or the other
   die.

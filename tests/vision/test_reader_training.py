@@ -1,0 +1,154 @@
+"""The reader's training tools: rendered dice crops are labelled right, kinds of dice can be left
+out of training and scored alone, and an exported classifier reads the same in cv2.dnn as in
+torch (that one skips without torch: CI has none)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import read_accuracy  # noqa: E402
+import render_dice_crops as rdc  # noqa: E402
+import train_reader  # noqa: E402
+from reader_data import SPLIT_FILE  # noqa: E402
+
+
+def count_pips(crop: np.ndarray, body: np.ndarray) -> int:
+    """Pips on a plain overhead crop counted without the renderer: blobs far in colour from the
+    body, within the top face (the crop is 1.25 die edges wide, so a circle of 0.48 edges about
+    its centre lies on the face whatever the die's turn)."""
+    px = crop.shape[0]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = cv2.cvtColor(np.uint8([[body]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    far = (np.linalg.norm(lab - ref, axis=2) > 40).astype(np.uint8)
+    yy, xx = np.mgrid[0:px, 0:px]
+    far[(xx - px / 2 + 0.5) ** 2 + (yy - px / 2 + 0.5) ** 2 > (0.48 * px / 1.25) ** 2] = 0
+    n, _, stats, _ = cv2.connectedComponentsWithStats(far)
+    return int(sum(stats[i, cv2.CC_STAT_AREA] >= 4 for i in range(1, n)))
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_rendered_die_shows_as_many_pips_as_its_label(value):
+    rng = np.random.default_rng(100 + value)
+    looks = [((40, 30, 190), (245, 245, 245)), ((230, 230, 230), (20, 20, 20)),
+             ((150, 60, 20), (245, 245, 245)), ((40, 190, 230), (20, 20, 20))]
+    for body, pip in looks:
+        look = rdc.DieLook(body=np.array(body, float), pip=np.array(pip, float), marble=None,
+                           translucent=0.0, engraved=False, corner=0.1, pip_radius=0.09,
+                           pip_spacing=0.27)
+        crop, got, _ = rdc.render(rng, value=value, size_px=48, look=look, plain=True)
+        assert got == value
+        assert crop.shape == (rdc.CROP_PX, rdc.CROP_PX, 3) and crop.dtype == np.uint8
+        # the overhead light brightens the top face: the body as seen
+        seen = np.clip(np.array(body, float) * 1.1, 0, 255).astype(np.uint8)
+        assert count_pips(crop, seen) == value, (body, pip)
+
+
+def test_rendered_crops_cover_every_face_and_many_looks():
+    xs, ys = rdc.rendered_crops(60, seed=3)
+    assert xs.shape == (60, rdc.CROP_PX, rdc.CROP_PX, 3)
+    assert set(ys.tolist()) == set(range(1, 7))
+    # many body colours: the crops' centre colours spread widely in hue and lightness
+    centre = xs[:, 14:26, 14:26].reshape(60, -1, 3).mean(1)
+    assert centre.std(0).min() > 25
+
+
+def test_a_die_look_always_has_pips_that_stand_out():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        look = rdc.DieLook.random(rng)
+        assert rdc._contrast(look.body, look.pip) > 70
+
+
+@pytest.fixture(scope="module")
+def split() -> dict:
+    s = json.loads(SPLIT_FILE.read_text())
+    if "kinds" not in s:
+        pytest.fail(f"{SPLIT_FILE} has no kinds: run tools/train_reader.py kinds")
+    return s
+
+
+def test_every_labelled_die_has_a_kind(photos_dir, split):
+    kinds = split["kinds"]
+    for s in ("nell-byler", "matteop65"):
+        for txt in sorted((photos_dir / s).glob("*.txt")):
+            n = sum(1 for line in txt.read_text().splitlines() if line.strip())
+            got = kinds["dice"][s][txt.with_suffix(".jpg").name]
+            assert len(got) == n
+            assert all(kinds["kinds"][k]["set"] == s for k in got)
+    assert sum(k["dice"] for k in kinds["kinds"].values()) == 1487 + 951
+
+
+def test_a_kind_left_out_is_neither_trained_on_nor_cut_as_background(photos_dir, split,
+                                                                      monkeypatch):
+    assert all(p.hidden == [] for _, p in train_reader.load_part("tune"))
+    monkeypatch.setattr(train_reader, "LEAVE_OUT_KINDS", ["nell-byler/1"])
+    data = train_reader.load_part("held_out")
+    hidden = [d for _, p in data for d in p.hidden]
+    kept = [d for _, p in data for d in p.dice]
+    expected = sum(k == "nell-byler/1" for name in split["sets"]["nell-byler"]["held_out"]
+                   for k in split["kinds"]["dice"]["nell-byler"][name])
+    assert len(hidden) == expected > 0
+    assert all(d.kind == "nell-byler/1" for d in hidden)
+    assert not any(d.kind == "nell-byler/1" for d in kept)
+    rng = np.random.default_rng(0)
+    # background crops are cut away from every die, the left-out ones too
+    with_hidden = [(img, p) for img, p in data if p.hidden]
+    cuts = []
+    real_crop = train_reader.crop
+    monkeypatch.setattr(train_reader, "crop",
+                        lambda img, c, *a, **k: cuts.append(c) or real_crop(img, c, *a, **k))
+    train_reader.cls_epoch(with_hidden[:1], rng, per_die=0, n_bg=300, n_cocked=0)
+    p = with_hidden[0][1]
+    assert cuts
+    for cx, cy in cuts:
+        assert all(np.hypot(cx - d.cx, cy - d.cy) >= 0.45 * d.size for d in p.hidden)
+    # the detector's hits on a left-out die are neither positives nor hard negatives
+    pos, neg = train_reader.mine(with_hidden[:2], scales=(1.0,))
+    for k, cx, cy, *_ in pos + neg:
+        for d in with_hidden[k][1].hidden:
+            assert np.hypot(cx - d.cx, cy - d.cy) > 0.3 * d.size
+
+
+def test_the_bench_scores_a_left_out_kind_alone(photos_dir, split, capsys):
+    read_accuracy.main(["--leave-out", "nell-byler/1", "--part", "held_out", "--json",
+                        "--repeat", "1"])
+    out = capsys.readouterr().out
+    got = json.loads(out.strip().splitlines()[-1])["nell-byler/1"]
+    names = split["sets"]["nell-byler"]["held_out"]
+    per_photo = [split["kinds"]["dice"]["nell-byler"][n].count("nell-byler/1") for n in names]
+    assert got["dice"] == sum(per_photo)
+    assert got["images"] == sum(1 for n in per_photo if n)
+    assert got["correct"] + got["misread"] + got["abstained"] + got["missed"] == got["dice"]
+    assert "nell-byler/1 (dark blue)" in out
+
+
+def test_an_unknown_kind_is_refused_with_the_known_ones(photos_dir, split):
+    with pytest.raises(SystemExit, match="unknown kind 'blue'.*nell-byler/0"):
+        read_accuracy.main(["--leave-out", "blue"])
+
+
+def test_an_exported_classifier_reads_the_same_in_cv2_dnn(tmp_path):
+    torch = pytest.importorskip("torch", reason="torch is a training tool (not in CI)")
+    pytest.importorskip("onnx", reason="exporting needs onnx")
+    torch.manual_seed(0)
+    net = train_reader.cls_net("grid").eval()
+    path = tmp_path / "cls.onnx"
+    t = 1.7
+    train_reader.export(train_reader.with_temperature(net, t), (1, 3, 40, 40), path)
+    x = torch.rand(6, 3, 40, 40) - 0.5
+    with torch.no_grad():
+        ref = net(x).numpy() / t
+    cvnet = cv2.dnn.readNetFromONNX(str(path))
+    cvnet.setInput(x.numpy())
+    np.testing.assert_allclose(cvnet.forward(), ref, atol=1e-3)
+    assert path.stat().st_size < 1_000_000

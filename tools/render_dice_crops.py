@@ -1,0 +1,350 @@
+"""Classifier crops of rendered dice of many kinds (dev-only tool; numpy + OpenCV).
+
+A die is a cube in 3-D: each face a texture (its body colour, plain or marbled, its pips painted
+or engraved, in any colour, its corners sharp or rounded) warped onto the cube's projection
+under a camera tilted up to ``max_tilt`` degrees (so side faces show), lit by a light from the
+side (shaded faces, a shine, a long shadow on the ground), the body opaque or translucent (the
+ground seen through it, tinted), sometimes beside another die, on a tray, wood, felt or a dark
+ground; then blurred, noised and JPEG-coded at the die's size in pixels (``size_px``), and cut
+as the reader cuts a die (vision/dice_crop.py ``crop_die`` at the top face's centre, square to
+the die as ``die_angle`` finds it). The label is the top face's value.
+
+    python tools/render_dice_crops.py --n 48 --out /tmp/rendered.png   # a contact sheet
+
+``tools/train_reader.py cls --rendered N`` mixes N such crops into each epoch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angle  # noqa: E402
+from vision.simulator.dice3d import PIP_LAYOUTS  # noqa: E402
+
+# pip centres of each face, in units of the corner pips' offset (the simulator's layout)
+_CORNER = abs(PIP_LAYOUTS[4][0][0])
+PIPS = {v: [(x / _CORNER, y / _CORNER) for x, y in pts] for v, pts in PIP_LAYOUTS.items()}
+TEX = 96  # face texture side, pixels
+
+# the cube's faces: outward normal and two in-face axes (u, v), in the die's own frame
+FACES = [
+    ((0, 0, 1), (1, 0, 0), (0, 1, 0)),  # top
+    ((0, 0, -1), (1, 0, 0), (0, -1, 0)),  # bottom
+    ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    ((-1, 0, 0), (0, -1, 0), (0, 0, 1)),
+    ((0, 1, 0), (-1, 0, 0), (0, 0, 1)),
+    ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
+]
+
+
+@dataclass
+class DieLook:
+    """How one rendered die looks (colours BGR, 0..255)."""
+
+    body: np.ndarray
+    pip: np.ndarray
+    marble: np.ndarray | None  # a second body colour swirled in, or None
+    translucent: float  # 0 opaque .. 0.7 much of the ground seen through
+    engraved: bool  # pips cut into the face (a dark rim), not only painted
+    corner: float  # corner rounding, share of the face side (0 sharp .. 0.22)
+    pip_radius: float  # share of the face side
+    pip_spacing: float  # share of the face side
+
+    @classmethod
+    def random(cls, rng: np.random.Generator) -> DieLook:
+        """Any body colour (light blues, dark blues, reds, greens, black, white, wood...) and a
+        pip colour that stands out from it (white, black, red, gold, or any)."""
+        while True:
+            hue = rng.uniform(0, 180)
+            kind = rng.random()
+            if kind < 0.15:  # white / ivory / grey
+                body = np.array([rng.uniform(170, 250)] * 3) + rng.normal(0, 8, 3)
+            elif kind < 0.3:  # black / very dark
+                body = np.array([rng.uniform(10, 60)] * 3) + rng.normal(0, 6, 3)
+            else:
+                sat = rng.uniform(0.3, 1.0)
+                val = rng.uniform(0.25, 1.0)
+                hsv = np.uint8([[[hue, 255 * sat, 255 * val]]])
+                body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
+            p = rng.random()
+            if p < 0.35:
+                pip = np.array([245.0, 245, 245])
+            elif p < 0.6:
+                pip = np.array([20.0, 20, 20])
+            elif p < 0.72:
+                pip = np.array([40.0, 40, 200])  # red
+            elif p < 0.84:
+                pip = np.array([40.0, 180, 220])  # gold / yellow
+            else:
+                pip = rng.uniform(0, 255, 3)
+            if _contrast(body, pip) > 70:
+                break
+        marble = None
+        if rng.random() < 0.25:
+            marble = np.clip(body + rng.normal(0, 70, 3), 0, 255)
+        translucent = rng.uniform(0.2, 0.7) if rng.random() < 0.35 else 0.0
+        return cls(body=np.clip(body, 0, 255), pip=pip, marble=marble,
+                   translucent=translucent, engraved=rng.random() < 0.4,
+                   corner=rng.uniform(0.0, 0.22) if rng.random() < 0.8 else 0.0,
+                   pip_radius=rng.uniform(0.065, 0.1), pip_spacing=rng.uniform(0.24, 0.3))
+
+
+def _contrast(a: np.ndarray, b: np.ndarray) -> float:
+    """How far two BGR colours stand apart: the larger of their lightness and colour gaps."""
+    la = cv2.cvtColor(np.uint8([[np.clip(a, 0, 255)]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    lb = cv2.cvtColor(np.uint8([[np.clip(b, 0, 255)]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    return float(max(abs(la[0] - lb[0]), np.hypot(*(la[1:] - lb[1:])) * 1.5))
+
+
+def face_texture(value: int, look: DieLook, rng: np.random.Generator):
+    """One face (TEX x TEX): colour (float BGR), alpha (the rounded outline) and pip mask."""
+    n = TEX
+    col = np.ones((n, n, 3)) * look.body
+    if look.marble is not None:
+        swirl = cv2.GaussianBlur(rng.normal(0, 1, (n, n)), (0, 0), n / 8)
+        swirl = np.clip(0.5 + 2.0 * swirl / (swirl.std() + 1e-9), 0, 1)[..., None]
+        col = col * (1 - swirl) + look.marble * swirl
+    col = col + rng.normal(0, 3, (n, n, 1))
+    alpha = np.zeros((n, n), np.float32)
+    r = int(look.corner * n)
+    cv2.rectangle(alpha, (r, 0), (n - 1 - r, n - 1), 1.0, -1)
+    cv2.rectangle(alpha, (0, r), (n - 1, n - 1 - r), 1.0, -1)
+    for cx, cy in ((r, r), (n - 1 - r, r), (r, n - 1 - r), (n - 1 - r, n - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
+    pips = np.zeros((n, n), np.float32)
+    rim = np.zeros((n, n), np.float32)
+    pr = look.pip_radius * n
+    for i, j in PIPS[value]:
+        c = (n / 2 + i * look.pip_spacing * n, n / 2 + j * look.pip_spacing * n)
+        centre = (int(round(c[0] * 4)), int(round(c[1] * 4)))
+        cv2.circle(pips, centre, int(round(pr * 4)), 1.0, -1, cv2.LINE_AA, shift=2)
+        if look.engraved:  # the hollow's wall in shade on the side away from the light
+            off = (int(round((c[0] + 0.25 * pr) * 4)), int(round((c[1] + 0.25 * pr) * 4)))
+            cv2.circle(rim, off, int(round(pr * 1.1 * 4)), 1.0, -1, cv2.LINE_AA, shift=2)
+    col = col * (1 - pips[..., None]) + look.pip * pips[..., None]
+    if look.engraved:
+        shade = np.clip(rim - pips, 0, 1)[..., None]
+        col = col * (1 - 0.55 * shade)
+    return col, alpha, pips
+
+
+def _rot(axis: str, deg: float) -> np.ndarray:
+    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+    if axis == "x":
+        return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+    if axis == "y":
+        return np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+
+
+def ground(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A tray (light, smooth), wood (grain), felt (coloured, fine noise) or a dark ground."""
+    h, w = shape
+    kind = rng.random()
+    if kind < 0.3:
+        base = np.array([rng.uniform(170, 240)] * 3) + rng.normal(0, 10, 3)
+        img = np.ones((h, w, 3)) * base
+        img += rng.normal(0, 2, (h, w, 1))
+    elif kind < 0.55:
+        base = np.array([rng.uniform(30, 90), rng.uniform(70, 140), rng.uniform(110, 200)])
+        ang = rng.uniform(0, math.pi)
+        yy, xx = np.mgrid[0:h, 0:w]
+        t = xx * math.cos(ang) + yy * math.sin(ang)
+        grain = np.sin(t / rng.uniform(2, 8) + 3 * cv2.GaussianBlur(
+            rng.normal(0, 1, (h, w)), (0, 0), 6) * 4)
+        img = base * (1 + 0.12 * grain[..., None])
+    elif kind < 0.85:
+        hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(80, 230), rng.uniform(60, 200)]]])
+        base = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(float)
+        img = np.ones((h, w, 3)) * base + rng.normal(0, 7, (h, w, 1))
+    else:
+        img = np.ones((h, w, 3)) * rng.uniform(15, 60) + rng.normal(0, 4, (h, w, 1))
+    # uneven light across the ground
+    gy, gx = rng.normal(0, 0.4, 2)
+    yy, xx = np.mgrid[0:h, 0:w] / max(h, w)
+    return np.clip(img * (1 + gx * (xx - 0.5) + gy * (yy - 0.5))[..., :3], 0, 255)
+
+
+def draw_die(img: np.ndarray, value: int, look: DieLook, centre, edge: float, yaw: float,
+             view: np.ndarray, light: np.ndarray, rng: np.random.Generator,
+             lean: float = 0.0, shine: bool = True) -> np.ndarray:
+    """Draw a die (edge ``edge`` pixels, top face ``value``) on ``img`` (float BGR, in place)
+    seen through ``view`` (world -> camera rotation; orthographic). Returns the image position
+    of the top face's centre."""
+    h, w = img.shape[:2]
+    # side values: opposite faces sum to 7; the four sides in a random order round the die
+    rest = [v for v in range(1, 7) if v not in (value, 7 - value)]
+    a, b = rest[0], rest[2] if rest[1] == 7 - rest[0] else rest[1]
+    if rng.random() < 0.5:
+        a, b = b, a
+    values = [value, 7 - value, a, 7 - a, b, 7 - b]
+    pose = _rot("z", yaw) @ _rot("x", lean)
+    to_cam = view @ pose
+    cx, cy = centre
+
+    def project(p):
+        q = to_cam @ np.asarray(p, float)
+        return np.array([cx + q[0] * edge, cy + q[1] * edge]), q[2]
+
+    # the shadow: the cube's corners thrown along the light onto the ground (z = -0.5)
+    corners = [np.array([sx, sy, sz]) * 0.5 for sx in (-1, 1) for sy in (-1, 1)
+               for sz in (-1, 1)]
+    world = [pose @ c for c in corners]
+    ground_pts = []
+    for p in world:
+        t = (p[2] + 0.5) / max(light[2], 0.15)
+        ground_pts.append(p - t * light)
+    base = world + ground_pts
+    pts = np.array([[cx + (view @ p)[0] * edge, cy + (view @ p)[1] * edge] for p in base],
+                   np.float32)
+    hull = cv2.convexHull(pts).astype(np.int32)
+    mask = np.zeros((h, w), np.float32)
+    cv2.fillConvexPoly(mask, hull, 1.0, cv2.LINE_AA)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, 0.06 * edge))
+    dark = rng.uniform(0.35, 0.7) * (1 - 0.5 * look.translucent)
+    tint = 1.0 if look.translucent == 0 else (look.body / 255.0) * 0.6 + 0.4
+    img *= 1 - mask[..., None] * dark * (1 - tint * (look.translucent > 0))
+    behind = cv2.GaussianBlur(img, (0, 0), max(0.5, 0.08 * edge))
+    # the faces seen (normal toward the camera: its z in camera space is negative)
+    top_centre = None
+    for k, (n, u, v) in enumerate(FACES):
+        nc = to_cam @ np.array(n, float)
+        nw = pose @ np.array(n, float)
+        if k == 0:
+            top_centre = project(np.array(n, float) * 0.5)[0]
+        if nc[2] > -0.05:
+            continue
+        col, alpha, pips = face_texture(values[k], look, rng)
+        shade = 0.35 + 0.75 * max(0.0, float(nw @ light))
+        col = col * shade
+        centre3 = np.array(n, float) * 0.5
+        u3, v3 = np.array(u, float), np.array(v, float)
+        quad = [centre3 - 0.5 * u3 - 0.5 * v3, centre3 + 0.5 * u3 - 0.5 * v3,
+                centre3 + 0.5 * u3 + 0.5 * v3, centre3 - 0.5 * u3 + 0.5 * v3]
+        dst = np.array([project(p)[0] for p in quad], np.float32)
+        src = np.array([[0, 0], [TEX, 0], [TEX, TEX], [0, TEX]], np.float32)
+        m = cv2.getPerspectiveTransform(src, dst)
+        warped = cv2.warpPerspective(col.astype(np.float32), m, (w, h), flags=cv2.INTER_AREA)
+        a = cv2.warpPerspective(alpha, m, (w, h), flags=cv2.INTER_LINEAR)
+        if look.translucent:
+            p_ = cv2.warpPerspective(pips, m, (w, h), flags=cv2.INTER_LINEAR)
+            see = look.translucent * (1 - p_)[..., None]
+            glow = behind * (look.body / 255.0) * 1.1
+            warped = warped * (1 - see) + glow * see
+        img *= 1 - a[..., None]
+        img += warped * a[..., None]
+    # a shine on the top face where the light glances off it
+    if shine and rng.random() < 0.5:
+        pos = top_centre + rng.normal(0, 0.25, 2) * edge
+        yy, xx = np.mgrid[0:h, 0:w]
+        r = rng.uniform(0.04, 0.14) * edge
+        g = np.exp(-((xx - pos[0]) ** 2 + (yy - pos[1]) ** 2) / (2 * r * r))
+        img += (255 - img) * (g * rng.uniform(0.15, 0.6))[..., None]
+    return top_centre
+
+
+def render(rng: np.random.Generator, value: int | None = None, size_px: float | None = None,
+           look: DieLook | None = None, max_tilt: float = 30.0, plain: bool = False):
+    """One rendered die: (crop CROP_PX x CROP_PX BGR uint8, value 1..6, its DieLook).
+
+    :param size_px: the die's edge in the final image, pixels (default 16..80, more of them
+        small: the reader meets dice of any size in pixels).
+    :param plain: straight overhead, no shadow, shine, neighbour, blur or noise (for checking a
+        crop's pips).
+    """
+    value = int(rng.integers(1, 7)) if value is None else value
+    look = look or DieLook.random(rng)
+    edge_px = size_px or float(np.exp(rng.uniform(math.log(16), math.log(80))))
+    # drawn at an edge of about 64 px, then reduced: smooth edges, small pips kept round
+    ss = min(4.0, max(1.0, 64.0 / edge_px))
+    edge = edge_px * ss
+    side = int(2.6 * edge)
+    img = ground((side, side), rng)
+    # most photos are taken from nearly overhead; some at an angle that shows the sides
+    tilt = 0.0 if plain else max_tilt * rng.random() ** 1.5 * (rng.random() < 0.8)
+    # camera axes: x right, y down the image, z away from the camera (looking down)
+    view = np.diag([1.0, -1.0, -1.0]) @ _rot("x", tilt) @ _rot("z", rng.uniform(0, 360))
+    elev = rng.uniform(20, 70)
+    az = rng.uniform(0, 2 * math.pi)
+    light = np.array([math.cos(az) * math.cos(math.radians(elev)),
+                      math.sin(az) * math.cos(math.radians(elev)),
+                      math.sin(math.radians(elev))])
+    if plain:
+        light = np.array([0.0, 0.0, 1.0])
+    centre = (side / 2 + rng.normal(0, 0.03) * edge, side / 2 + rng.normal(0, 0.03) * edge)
+    if not plain and rng.random() < 0.3:  # another die close by, drawn first
+        t = rng.uniform(0, 2 * math.pi)
+        d = rng.uniform(1.15, 1.6) * edge
+        other = DieLook.random(rng) if rng.random() < 0.3 else look
+        draw_die(img, int(rng.integers(1, 7)), other, (centre[0] + d * math.cos(t),
+                 centre[1] + d * math.sin(t)), edge, rng.uniform(0, 90), view, light, rng)
+    top = draw_die(img, value, look, centre, edge, rng.uniform(0, 90), view, light, rng,
+                   lean=0.0 if plain else rng.normal(0, 2), shine=not plain)
+    out_side = max(8, int(round(side / ss)))
+    ss = side / out_side
+    im = cv2.resize(np.clip(img, 0, 255).astype(np.float32), (out_side, out_side),
+                    interpolation=cv2.INTER_AREA)
+    top = top / ss
+    if not plain:
+        if rng.random() < 0.4:
+            im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.3, 0.5 + edge_px / 120))
+        if rng.random() < 0.5:
+            im = im + rng.normal(0, rng.uniform(1, 8), im.shape)
+    im = np.clip(im, 0, 255).astype(np.uint8)
+    if not plain and rng.random() < 0.5:
+        ok, buf = cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        im = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    centre_px = (float(top[0]), float(top[1]))
+    angle = die_angle(im, centre_px, edge_px)
+    if not plain:  # as the detector finds it: a little off centre and off size
+        centre_px = (centre_px[0] + rng.normal(0, 0.05) * edge_px,
+                     centre_px[1] + rng.normal(0, 0.05) * edge_px)
+        edge_px *= math.exp(rng.uniform(-0.15, 0.15))
+        angle += rng.normal(0, 4)
+    c = crop_die(im, centre_px, edge_px, angle, out_px=CROP_PX, scale=CROP_SCALE)
+    return c, value, look
+
+
+def rendered_crops(n: int, seed: int, max_tilt: float = 30.0):
+    """``n`` rendered crops and their values: (uint8 array n x CROP_PX x CROP_PX x 3, values)."""
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for _ in range(n):
+        c, v, _ = render(rng, max_tilt=max_tilt)
+        xs.append(c)
+        ys.append(v)
+    return np.stack(xs), np.array(ys)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="A contact sheet of rendered dice crops.")
+    ap.add_argument("--n", type=int, default=48)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, required=True, help="PNG to write")
+    a = ap.parse_args(argv)
+    xs, ys = rendered_crops(a.n, a.seed)
+    cols = 12
+    rows = -(-len(xs) // cols)
+    sheet = np.zeros((rows * (CROP_PX + 12), cols * CROP_PX, 3), np.uint8)
+    for i, (c, v) in enumerate(zip(xs, ys, strict=True)):
+        y, x = (i // cols) * (CROP_PX + 12), (i % cols) * CROP_PX
+        sheet[y:y + CROP_PX, x:x + CROP_PX] = c
+        cv2.putText(sheet, str(v), (x + 15, y + CROP_PX + 10), cv2.FONT_HERSHEY_PLAIN, 0.8,
+                    (255, 255, 255), 1)
+    cv2.imwrite(str(a.out), cv2.resize(sheet, None, fx=2, fy=2,
+                                       interpolation=cv2.INTER_NEAREST))
+    print(f"wrote {a.out}: {len(xs)} crops")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
