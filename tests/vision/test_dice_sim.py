@@ -97,7 +97,7 @@ def test_find_gives_one_reading_per_cocked_die(reader):
 
 @pytest.mark.parametrize(
     "seed,scenario",
-    [(5025, "one_hits")],  # a two read as a one without the second look
+    [(5052, "one_hits"), (5041, "both_hit")],  # a die given no value without the second look
 )
 def test_a_die_read_unsurely_is_looked_at_again_at_the_trackers_centre(reader, seed, scenario):
     """read_at moves each die onto the detector's centre and size; where that crop reads
