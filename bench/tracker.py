@@ -35,6 +35,7 @@ from tests.support.throws import (  # noqa: E402
     truth_ruling,
 )
 from vision.cocked_cues import CockedSettings  # noqa: E402
+from vision.simulator.worlds import WORLDS, world_of  # noqa: E402
 from vision.throw_geometry import WallContact  # noqa: E402
 from vision.tracker import ThrowTracker, TrackerSettings  # noqa: E402
 
@@ -137,23 +138,6 @@ def track(clip_calibration, frames, reader, settings) -> tuple[list, float, floa
         if obs is not None:
             observations.append(obs)
     return observations, time.perf_counter() - t0, time.process_time() - c0
-
-
-WORLDS = ("default", "wide")
-
-
-def world_of(world: str | None, seed: int, fps: float) -> dict:
-    """The simulator's camera for one throw: "default" (``fps``, the table's tilt), or "wide":
-    30, 60 or 120 fps and a camera tilt of 0-15 degrees, drawn from the seed. Nothing was
-    ever tuned on "wide" (docs/replay.md)."""
-    if world in (None, "default"):
-        return {"fps": fps}
-    if world != "wide":
-        raise ValueError(f"unknown world {world!r}: one of {WORLDS}")
-    import numpy as np
-
-    rng = np.random.default_rng([seed, 77])
-    return {"fps": float(rng.choice([30.0, 60.0, 120.0])), "tilt_deg": float(rng.uniform(0, 15))}
 
 
 def run(
@@ -302,7 +286,10 @@ def main() -> int:
                          "../shared/data/throw-clips)")
     ap.add_argument("--world", default=None, choices=WORLDS,
                     help="wide: 30/60/120 fps and a camera tilt of 0-15 degrees drawn per "
-                         "throw (never tuned on; report it with its own seeds, e.g. 70000)")
+                         "throw (never tuned on; report it with its own seeds, e.g. 70000); "
+                         "physical: tumbling cubes thrown in from outside the view, walls, "
+                         "lamp and blur drawn per throw (vision/simulator/worlds.py; seeds "
+                         ">= 90000 are never tuned on)")
     args = ap.parse_args()
     overrides = {}
     defaults = {name: getattr(obj, name) for obj in (TrackerSettings(), CockedSettings(),

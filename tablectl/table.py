@@ -52,8 +52,17 @@ class TableFault(RuntimeError):
     The message says why and what to do."""
 
 
-def _image_url(n: int) -> str:
-    return f"/api/throws/{n}/image"
+def _image_url(n: int, kind: str = "image") -> str:
+    return f"/api/throws/{n}/{kind}"
+
+
+def _remember(paths: collections.OrderedDict[int, str], seq: int, path: str,
+              keep: int = 256) -> None:
+    """Note the picture of row ``seq``, forgetting the oldest past ``keep`` (older ones are
+    looked up in the journal)."""
+    paths[seq] = path
+    while len(paths) > keep:
+        paths.popitem(last=False)
 
 
 def alert_of(observation: dict | None) -> str | None:
@@ -130,6 +139,7 @@ class Table:
         self._pending_throw: int | None = None  # the seq of the row awaiting the ruling
         self._alert: str | None = None
         self._image_paths: collections.OrderedDict[int, str] = collections.OrderedDict()
+        self._raw_paths: collections.OrderedDict[int, str] = collections.OrderedDict()
         self._pictures = Pictures(self._images, keep=keep_images)
         # the camera pipeline
         self._source = source
@@ -257,9 +267,9 @@ class Table:
                       observation: dict | None, image: str | Path | None, extra: dict) -> None:
         self._events.append((seq, events))
         if image is not None:
-            self._image_paths[seq] = str(image)
-            while len(self._image_paths) > 256:
-                self._image_paths.popitem(last=False)
+            _remember(self._image_paths, seq, str(image))
+        if extra.get("raw_image"):
+            _remember(self._raw_paths, seq, extra["raw_image"])
         self._note_row(seq, command, events, observation, image, extra)
         if self._tracker is not None:
             for e in events:
@@ -341,9 +351,9 @@ class Table:
                 self._note_row(r.seq, r.command, r.events, r.extra.get("observation"),
                                r.extra.get("image"), r.extra)
             if "image" in r.extra:
-                self._image_paths[r.seq] = r.extra["image"]
-        while len(self._image_paths) > 256:
-            self._image_paths.popitem(last=False)
+                _remember(self._image_paths, r.seq, r.extra["image"])
+            if r.extra.get("raw_image"):
+                _remember(self._raw_paths, r.seq, r.extra["raw_image"])
         for r in rows[-EVENTS_KEPT:]:
             self._events.append((r.seq, r.events))
 
@@ -366,6 +376,10 @@ class Table:
             pending_view = {
                 "throw": n,
                 "image": _image_url(n) if n is not None and self._image_of(n) else None,
+                # the rest frame as taken: the console's die close-ups are cut from it, so no
+                # annotation covers the faces the operator must read
+                "raw_image": (_image_url(n, "raw") if n is not None
+                              and self._image_of(n, raw=True) else None),
                 "dice": [{k: d.get(k) for k in DIE_KEYS} for d in observation.get("dice", [])],
                 "rule": pending.get("rule"),
                 "reason": pending.get("reason"),
@@ -415,9 +429,13 @@ class Table:
                 self._changed.wait(left)
         return [(r.seq, e) for r in self._journal.rows(seq) for e in r.events]
 
-    def throw_image(self, n: int) -> bytes | None:
-        """The annotated picture (PNG) of throw n (n = journal seq of its row), or None."""
-        path = self._image_of(n)
+    def throw_image(self, n: int, *, raw: bool = False) -> bytes | None:
+        """The annotated picture (PNG) of throw n (n = journal seq of its row), or None.
+
+        :param raw: the rest frame as the camera took it, without annotations (kept only for
+            a throw the operator had to rule); None when there is none.
+        """
+        path = self._image_of(n, raw=raw)
         if path is None:
             return None
         self._pictures.wait(path)
@@ -426,14 +444,14 @@ class Table:
         except OSError:
             return None
 
-    def _image_of(self, n: int) -> str | None:
+    def _image_of(self, n: int, raw: bool = False) -> str | None:
         if type(n) is not int or n < 1:
             return None
-        path = self._image_paths.get(n)
+        path = (self._raw_paths if raw else self._image_paths).get(n)
         if path is None and n <= self._journal.seq:
             rows = self._journal.rows(n - 1)
             if rows and rows[0].seq == n:
-                path = rows[0].extra.get("image")
+                path = rows[0].extra.get("raw_image" if raw else "image")
         return path
 
     def recall(self, n: int = 10) -> list[dict]:

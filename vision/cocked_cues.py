@@ -99,6 +99,13 @@ class CockedSettings:
     :param face_narrowest: ...nor one narrower than this: a die leaning 45 degrees, the
         steepest one rests at, shows its top cos(45) = 0.71 wide; narrower is a piece of a
         face (a glare, a shade across it).
+    :param wall_face_near: the wall-face cue (``wall_face_reach``) looks at dice whose
+        silhouette's centre lies within this many die edges of the wall line (a die leaning on
+        the wall rests with it 0.35-0.65 out as the camera sees it)...
+    :param wall_face_excess: ...and flags one whose silhouette reaches toward the wall beyond
+        its top face by more than this (die edges) beyond what it reaches along the wall: half
+        of what a die leaning 10 degrees shows of the face that was against the wall (sin 10 =
+        0.17 edge). Nothing clears this flag.
     :param wall_lean: the wall cue without a reader: a silhouette closer than this (die edges)
         to the wall line than a flat die's can be.
     :param wall_near: with a reader, the wall cue looks at dice whose silhouette's centre lies
@@ -148,6 +155,8 @@ class CockedSettings:
     face_min: float = 0.85
     face_narrowest: float = 0.64
     face_max: float = 1.3
+    wall_face_near: float = 0.75
+    wall_face_excess: float = 0.08
     wall_lean: float = 0.42
     wall_near: float = 0.55
     wall_top_shift: float = 0.18
@@ -328,6 +337,87 @@ def pair_reach(
     return out[0], out[1]
 
 
+def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list):
+    """A resting die's silhouette as offsets (die edges) from its top face's centre ``top``:
+    ``(toward, along)``, toward the back wall and along it, one per pixel; None where it cannot
+    be cut out. The silhouette is the pixels changed since before the throw (shadows left out)
+    nearer this top than the other dice's (``other_tops``), within an edge and a half of it."""
+    geo = silhouettes.geometry
+    die = geo.die
+    h, w = frame.shape[:2]
+    tx, ty = float(top[0]), float(top[1])
+    r = int(die * 1.5) + 2
+    x0, y0 = max(0, int(tx) - r), max(0, int(ty) - r)
+    x1, y1 = min(w, int(tx) + r + 1), min(h, int(ty) + r + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    roi = frame[y0:y1, x0:x1]
+    bg = silhouettes.felt(x0, y0, x1, y1, roi)
+    if bg is None or bg.shape != roi.shape:
+        return None
+    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0)
+    mine = (mask > 0) & ((xx - tx) ** 2 + (yy - ty) ** 2 < (1.5 * die) ** 2)
+    for ox, oy in other_tops:
+        mine &= (xx - tx) ** 2 + (yy - ty) ** 2 < (xx - ox) ** 2 + (yy - oy) ** 2
+    if int(mine.sum()) < 0.3 * die * die:
+        return None
+    dx, dy = xx[mine] - tx, yy[mine] - ty
+    toward = -(dx * geo.wall_n[0] + dy * geo.wall_n[1]) / die
+    along = (dx * geo.wall_u[0] + dy * geo.wall_u[1]) / die
+    return toward, along
+
+
+def wall_face_reach(
+    silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list
+) -> float | None:
+    """How far (die edges) a resting die's silhouette reaches toward the back wall beyond its
+    top face's centre ``top``, less what its top reaches along the wall (the nearer side): what
+    a flat die turned as it is would reach toward the wall. None where the silhouette cannot be
+    cut out.
+
+    A camera over the table sees, besides a flat die's top, only its faces turned toward the
+    camera, which for a die by the back wall are on the side away from the wall: its top is
+    the part nearest the wall. A die tipped away from the wall (its upper edge caught on the
+    rail, a renderer that draws it so) shows the face that was against the wall on the wall
+    side: a reach beyond the top's. The silhouette: ``die_offsets``.
+    """
+    offsets = die_offsets(silhouettes, frame, top, other_tops)
+    if offsets is None:
+        return None
+    toward, along = offsets
+    # a square's corner reaches as far along the wall as toward it whatever its turn, and a
+    # lean on the wall (about an axis along it) leaves the reach along the wall as it was: the
+    # nearer side along the wall is what a flat die would reach toward it, measured the same
+    # way (the same blurred edges); the farther side may show a side face (the camera off to
+    # that side)
+    flat = min(float(np.percentile(along, 98)), float(np.percentile(-along, 98)))
+    return float(np.percentile(toward, 98)) - flat
+
+
+def wall_faces(
+    silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray, boxes: list,
+    readings: list,
+) -> list[bool]:
+    """The wall-face cue for each resting die: by the wall (``wall_face_near``), its
+    silhouette reaching toward the wall beyond its top (``wall_face_reach``) by more than
+    ``wall_face_excess``."""
+    geo = silhouettes.geometry
+    tops = []
+    for i, box in enumerate(boxes):
+        rd = readings[i] if i < len(readings) else None
+        top = getattr(rd, "center", None)
+        tops.append((float(top[0]), float(top[1])) if top is not None else box[0])
+    out = []
+    for i, box in enumerate(boxes):
+        if geo.wall_distance(*box[0])[0] > settings.wall_face_near * geo.die:
+            out.append(False)
+            continue
+        others = [t for j, t in enumerate(tops) if j != i]
+        excess = wall_face_reach(silhouettes, frame, tops[i], others)
+        out.append(excess is not None and excess > settings.wall_face_excess)
+    return out
+
+
 def lean_scores(
     silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray, rd, rj
 ) -> tuple[float, float]:
@@ -476,6 +566,9 @@ def judge_cocked(
     face_flags = [
         settings.geometric_cocked and n and t is True for n, t in zip(near, tilted, strict=True)
     ]
+    if settings.geometric_cocked:
+        face_flags = [f or w for f, w in zip(
+            face_flags, wall_faces(silhouettes, settings, frame, boxes, readings), strict=True)]
     paired = (
         pairs(silhouettes, settings, frame, boxes, readings, walls, beliefs)
         if settings.geometric_cocked

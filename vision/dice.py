@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angles
+from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angles, edge_width
 from vision.dice_profile import DiceProfile, ProfileError
 from vision.dice_tuning import ReaderTuning
 from vision.die_lean import LeanJudge, LeanModelError
@@ -400,9 +400,10 @@ class DiceReader:
         (``_by_profile``).
         """
         frame = _as_bgr(frame_bgr)
-        h, w = frame.shape[:2]
-        scale = DET_DIE_PX / die_px if die_px else 320.0 / max(h, w)
-        finds = self._detect(frame, min(1.0, scale), self.tuning.read_heat)
+        if die_px:
+            finds = self._detect(frame, min(1.0, DET_DIE_PX / die_px), self.tuning.read_heat)
+        else:
+            finds = self._detect_any_size(frame)
         if not finds:
             return []
         self._read_finds(frame, finds)
@@ -411,7 +412,52 @@ class DiceReader:
         seen = [(r.center[0], r.center[1], r.box[1][0]) for r in readings]
         readings = self._second_look(frame, readings, seen)
         readings = self._last_look(frame, readings, seen)
-        return self._by_profile(frame, readings)
+        return self._by_profile(frame, self._too_poor(frame, readings))
+
+    def _detect_any_size(self, frame: np.ndarray) -> list[_Find]:
+        """The detector's finds at the scale that makes the dice the size it was trained on,
+        whatever the photo's size and the dice's size in it (``find`` without ``die_px``).
+
+        The first guess is a 640-pixel-wide view of a table (the frame looked at so its long
+        side is 320). A probe at half that scale comes first: dice much larger than guessed
+        show there at about their own size, where the guess would see their pips as dice. Then
+        the scale is moved until the dice the detector sees are of a size it reads
+        (``size_fit``, pixels at its input): its size is right near its trained size and
+        squeezed towards it beyond, so each move goes most of the way, and a few suffice. A
+        frame with no die at the guess is looked at finer (small dice in a big photo). The
+        scale stays within ``die_px_range`` (a die's edge in frame pixels)."""
+        t = self.tuning
+        h, w = frame.shape[:2]
+        long_side = max(h, w)
+        lo = DET_DIE_PX / t.die_px_range[1]
+        hi = min(DET_DIE_PX / t.die_px_range[0], max(1.0, 640.0 / long_side))
+        scale = min(hi, max(lo, 320.0 / long_side))
+        coarse = scale / 2
+        if coarse >= lo:
+            z = _typical_size(self._detect(frame, coarse, t.probe_heat), coarse)
+            if z is not None and z >= t.coarse_big:
+                scale = min(hi, max(lo, coarse * DET_DIE_PX / z))
+        finds = self._detect(frame, scale, t.read_heat)
+        look, seen = scale, finds
+        while not any(f.heat >= t.probe_heat for f in seen) and look * 2 <= hi:
+            # no clear die: small dice in a big photo? Looked at twice the scale, dice that
+            # show clearly, of a size that would not have shown at this one (not their pips),
+            # and hotter than what this look saw, are taken instead
+            look *= 2
+            seen = self._detect(frame, look, t.read_heat)
+            z = _typical_size([f for f in seen if f.heat >= t.probe_heat], look)
+            if (z is not None and z < 2 * t.size_fit[0]
+                    and _hottest(seen) >= _hottest(finds) + t.finer_gain):
+                scale, finds = look, seen
+        for _ in range(t.scale_moves):
+            z = _typical_size([f for f in finds if f.heat >= t.probe_heat], scale)
+            if z is None or t.size_fit[0] <= z <= t.size_fit[1]:
+                break
+            moved = min(hi, max(lo, scale * DET_DIE_PX / z))
+            if abs(math.log(moved / scale)) < 0.1:
+                break
+            scale, finds = moved, self._detect(frame, moved, t.read_heat)
+        return finds
 
     def _read_finds(self, frame: np.ndarray, finds: list[_Find]) -> None:
         """Each find's crop classified (its angle and probabilities set)."""
@@ -508,6 +554,22 @@ class DiceReader:
                 readings[i] = max(valued, key=lambda r: r.confidence)
         return readings
 
+    def _too_poor(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
+        """A die too small (under ``min_die_px``) or too blurred (its edges wider than
+        ``blur_max`` die edges, ``vision.dice_crop.edge_width``) to show its pips is given no
+        value, however sure the classifier is: a crop scaled up from a few pixels, or from a
+        blur, shows blobs the classifier was never taught to doubt (its confidence on such a
+        crop means nothing)."""
+        t = self.tuning
+        out = []
+        for r in readings:
+            size = r.box[1][0]
+            if r.value is not None and (size < t.min_die_px
+                                        or edge_width(frame, r.center, size) > t.blur_max):
+                r = replace(r, value=None)
+            out.append(r)
+        return out
+
     # ------------------------------------------------------------------ read_at
 
     def read_at(
@@ -565,7 +627,8 @@ class DiceReader:
         ]
         alternatives = {i: [(refined[i][0], refined[i][1], dice[i][2]), dice[i]]
                         for i, r in enumerate(readings) if self._unsure(r)}
-        return self._by_profile(frame, self._look_again(frame, readings, alternatives))
+        return self._by_profile(frame, self._too_poor(frame, self._look_again(
+            frame, readings, alternatives)))
 
     # ------------------------------------------------------------------ profile
 
@@ -610,23 +673,29 @@ class DiceReader:
         """The readings with the pair's profile heeded. A die unlike the pair's pictures keeps
         the general reader's reading. A die of the pair is read as the face the profile sees
         surely, unless the general reader reads another face (two that disagree give no value:
-        the operator rules); where the profile hesitates, the general reading stands. A flagged
-        die stays flagged."""
+        the operator rules); where the profile hesitates, the general reading stands, unless
+        it is below ``sure`` and the pair's nearest picture is of another face. A flagged die
+        stays flagged."""
         if self.profile is None:
             return readings
         todo = [i for i, r in enumerate(readings) if not r.cocked]
         if not todo:
             return readings
         feats = self.features(frame, [(readings[i].center[0], readings[i].center[1],
-                                       readings[i].box[1][0]) for i in todo])
+                                       readings[i].box[1][0]) for i in todo], turns=4)
         out = list(readings)
         known = self.profile.known_faces
-        for i, v in zip(todo, self.profile.judge(feats), strict=True):
+        for i, v in zip(todo, self.profile.judge(feats, views=4), strict=True):
             r = readings[i]
             if not v.of_pair:
                 continue  # not this pair: the general reading stands
             if v.value is None:
-                continue  # the profile hesitates between faces: the general reading stands
+                if (r.value is not None and r.confidence < self.tuning.sure
+                        and v.pictured != r.value):
+                    # a reading the general reader is not sure of, whose nearest picture of
+                    # the pair is of another face: the two disagree, no value
+                    out[i] = replace(r, value=None)
+                continue  # else the general reading stands
             if r.value is not None and r.value != v.value:
                 out[i] = replace(r, value=None)
             elif r.value is None and (r.best_face == v.value or r.best_face in known):
@@ -664,6 +733,22 @@ def _body_colour(frame: np.ndarray, center: tuple[float, float], size: float,
     body = lab[np.abs(lightness - np.median(lightness)) <= t.body_lightness]
     a, b = (float(np.median(body[:, 1])) - 128.0, float(np.median(body[:, 2])) - 128.0)
     return math.hypot(a, b), math.degrees(math.atan2(b, a))
+
+
+def _typical_size(finds: list[_Find], scale: float) -> float | None:
+    """The dice's edge at the detector's input (frame pixels times ``scale``): the median of
+    the hottest dozen finds' sizes; None without a find."""
+    if not finds:
+        return None
+    top = sorted(finds, key=lambda f: -f.heat)[:12]
+    return float(np.median([f.size for f in top])) * scale
+
+
+def _hottest(finds: list[_Find], n: int = 5) -> float:
+    """The mean heat of the ``n`` hottest finds (0 without a find): how clearly a look sees
+    dice."""
+    top = sorted((f.heat for f in finds), reverse=True)[:n]
+    return float(np.mean(top)) if top else 0.0
 
 
 def _resized(die: tuple[float, float, float], k: float) -> tuple[float, float, float]:

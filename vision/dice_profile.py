@@ -72,6 +72,8 @@ class ProfileVerdict:
         profile's ``min_confidence``, else None.
     :param distance: cosine distance to the nearest picture (0 same, 1 unrelated).
     :param confidence: the pair's face head's probability of ``nearest``.
+    :param pictured: the face of the learnt picture nearest the crop (the head and the
+        pictures are two ways of seeing the pair; where they differ, neither is sure).
     """
 
     of_pair: bool
@@ -79,6 +81,7 @@ class ProfileVerdict:
     value: int | None
     distance: float
     confidence: float
+    pictured: int = 0
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -148,20 +151,29 @@ class DiceProfile:
     def known_faces(self) -> set[int]:
         return {int(f) for f in np.unique(self.faces)}
 
-    def judge(self, features: np.ndarray) -> list[ProfileVerdict]:
-        """A verdict per crop's features (rows of ``DiceReader.features``)."""
+    def judge(self, features: np.ndarray, views: int = 1) -> list[ProfileVerdict]:
+        """A verdict per crop's features (rows of ``DiceReader.features``). With ``views`` > 1
+        the rows come ``views`` to a die (its crop turned by quarter turns, as
+        ``DiceReader.features(turns=4)`` gives them): the head's probabilities are averaged
+        over them, the nearest pictures of each face are those nearest any view, and a face is
+        given only when the nearest picture of all is of the face the head gives (two ways of
+        seeing the pair that agree; a crop half of a pair's views call another face is not
+        guessed)."""
         if len(features) == 0:
             return []
+        n = len(features) // views
         near = _nearest_per_face(self.pictures, self.faces, _unit(features))
-        probs = head_probabilities(features, *self.head)
+        near = near.reshape(n, views, 6).min(axis=1)
+        probs = head_probabilities(features, *self.head).reshape(n, views, 6).mean(axis=1)
         out = []
         for row, p in zip(near, probs, strict=True):
             d1 = float(row.min())
             face = int(np.argmax(p)) + 1
             of_pair = d1 <= self.match_distance
-            sure = of_pair and float(p[face - 1]) >= self.min_confidence
+            sure = (of_pair and float(p[face - 1]) >= self.min_confidence
+                    and (views == 1 or int(np.argmin(row)) + 1 == face))
             out.append(ProfileVerdict(of_pair, face, face if sure else None, d1,
-                                      float(p[face - 1])))
+                                      float(p[face - 1]), int(np.argmin(row)) + 1))
         return out
 
     # ------------------------------------------------------------------ files

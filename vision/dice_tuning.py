@@ -21,6 +21,8 @@ class ReaderTuning:
         opinions ...
     :param no_die: ... unless it calls it "not a die" at least this surely.
     :param sure: a reading at least this confident is not looked at again.
+    :param min_die_px: a die smaller than this (its edge, frame pixels) is not read ...
+    :param blur_max: ... nor one whose edges are wider than this many die edges (blurred).
 
     Finding dice:
 
@@ -39,6 +41,18 @@ class ReaderTuning:
     :param size_band: with the die's size known, a closer look moves a die only onto a find of
         a size within this band.
 
+    The dice's size, for ``find`` without ``die_px``:
+
+    :param die_px_range: a die's edge in frame pixels lies within this (smallest, largest).
+    :param probe_heat: finds at least this hot tell the dice's size ...
+    :param coarse_big: ... and at half the first guess's scale, finds at least this large (at
+        the detector's input) say the dice are larger than guessed;
+    :param finer_gain: a look without a find ``probe_heat`` hot is looked at again at twice
+        the scale, taken if its five hottest finds are on average this much hotter;
+    :param size_fit: the scale is moved until the dice at the detector's input are within
+        this (pixels) ...
+    :param scale_moves: ... at most this many times.
+
     Two finds of one die (the twin rule):
 
     :param two_faces: two finds closer than this many die edges are one leaning die ...
@@ -56,6 +70,8 @@ class ReaderTuning:
     ask_below: float
     no_die: float
     sure: float
+    min_die_px: float
+    blur_max: float
     heat: float
     read_heat: float
     same_find: float
@@ -67,6 +83,12 @@ class ReaderTuning:
     refine_reach: float
     refine_sizes: tuple[float, float]
     size_band: tuple[float, float]
+    die_px_range: tuple[float, float]
+    probe_heat: float
+    coarse_big: float
+    finer_gain: float
+    size_fit: tuple[float, float]
+    scale_moves: int
     two_faces: float
     two_faces_cocked: float
     body_chroma: float

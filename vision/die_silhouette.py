@@ -27,6 +27,21 @@ def changed_pixels(a: np.ndarray, b: np.ndarray, threshold: int) -> np.ndarray:
     return cv2.threshold(d, threshold, 255, cv2.THRESH_BINARY)[1]
 
 
+def felt_in_shadow(image: np.ndarray, felt: np.ndarray, darkest: float = 0.08,
+                   lightest: float = 0.92) -> np.ndarray:
+    """Where ``image`` is the ``felt`` darkened evenly (a shadow): each pixel a share k of the
+    felt's colour (``darkest`` < k < ``lightest``), within 12% of it and the sensor's noise. A
+    hard lamp's shadow keeps little light (k ~0.3), a die of another colour is far from any
+    share of the felt's, a black die too (its channels do not keep the felt's proportions)."""
+    p = image.astype(np.float32)
+    f = felt.astype(np.float32)
+    ff = (f * f).sum(axis=2) + 1.0
+    k = (p * f).sum(axis=2) / ff
+    off = p - k[..., None] * f
+    resid = np.sqrt((off * off).sum(axis=2))
+    return (k > darkest) & (k < lightest) & (resid < 0.12 * k * np.sqrt(ff) + 4.0)
+
+
 class RestSilhouettes:
     """The dice's silhouettes on a rest frame, against the felt as it was before the throw.
 
@@ -111,9 +126,7 @@ class RestSilhouettes:
         mask = changed_pixels(roi, bg, self.threshold)
         # the felt darkened evenly is the die's shadow, not the die: cast by the lamp to any
         # side, it would shift the silhouette the cocked cues compare with the top face
-        ratio = (roi.astype(np.float32) + 8.0) / (bg.astype(np.float32) + 8.0)
-        lo, hi = ratio.min(axis=2), ratio.max(axis=2)
-        mask[(hi < 0.92) & (lo > 0.3) & (hi - lo < 0.15)] = 0
+        mask[felt_in_shadow(roi, bg)] = 0
         h, w = roi.shape[:2]
         yy, xx = np.mgrid[y0 : y0 + h, x0 : x0 + w]
         # The die hides the wall's foot and shades it: pixels well beyond the wall line are not

@@ -23,6 +23,11 @@ class DieTrack:
     # it was the frame before: it came into view, so it was thrown (a die landing near the
     # shooter's edge may move too little after that to count as moved)
     gone: bool = False
+    # the last frame on which its blob held another die too (it flew with that die, or that
+    # die came out of its blob), and that die's ident: what the blob did then is the pair's,
+    # not surely this die's
+    shared_until: int = -1
+    shared_with: int | None = None
     bbox: tuple[int, int, int, int] = (0, 0, 0, 0)  # work-res x, y, w, h of its blob
     area: float = 0.0  # work-res pixel area of its blob (share of a merged blob)
 
@@ -31,6 +36,11 @@ class DieTrack:
         """Whether it was first seen coming into the view (from under a hand or over the
         image's border): thrown, however little it moved after."""
         return self.from_hand or self.entered
+
+    def share(self, other: DieTrack, until: int) -> None:
+        """Its blob and ``other``'s were one up to frame ``until``."""
+        self.shared_until, self.shared_with = until, other.ident
+        other.shared_until, other.shared_with = until, self.ident
 
     def add(self, frame: int, t: float, x: float, y: float) -> None:
         self.frames.append(frame)

@@ -11,6 +11,7 @@ inside.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -49,10 +50,16 @@ class WallContact:
     :param min_speed: the speed toward and then away from the wall (edges/s) that makes a
         rebound: above the jitter of a still die's centre.
     :param stop_speed: a die coming at the wall at least this fast (edges/s) that is still on
-        the next frame stopped against it (a die leaning there, a dead wall).
-    :param born_frames: a die first seen moving away from the wall, traced back this many
-        frames, reaching ``reach``: it had turned there before it was seen (fast, blurred)...
-    :param born_reach: ...if it was first seen within this of the wall.
+        the next frame, or on the one after...
+    :param stop_decel: ...having lost that speed at this rate (edges/s per second) or more,
+        stopped against it (a die leaning there, a dead wall): 600 edges/s² is ~10 m/s² for a
+        16 mm die, twice what the felt's friction (mu ~0.5) can take off.
+    :param restitution: the least share of its speed toward the wall that a die keeps
+        leaving it (a rebound unseen for some frames: how fast it could have come in).
+    :param born_frames: a die first seen moving away from the wall, traced back at its own
+        speed over this many frame intervals, reaching ``reach``: it had turned there before it
+        was seen (fast, blurred). The reach so grows with the speed and the frame interval: a
+        die leaving at 40 edges/s is 2.7 edges out two frames later at 30 fps, 0.7 at 120.
     :param other_reach: a reversal with another die's centre within this...
     :param other_nearer: ...that lies at least this much nearer the wall is that die's doing.
     :param other_window_s: the other die's sighting nearest in time, if this near.
@@ -62,8 +69,9 @@ class WallContact:
     reach: float = 1.25
     min_speed: float = 2.0
     stop_speed: float = 15.0
+    stop_decel: float = 600.0
+    restitution: float = 0.3
     born_frames: float = 2.0
-    born_reach: float = 3.0
     other_reach: float = 1.6
     other_nearer: float = 0.4
     other_window_s: float = 0.05
@@ -180,43 +188,36 @@ class TableGeometry:
                 break
         # 2. a rebound: toward the wall, then away, turning within reach of it; the contact
         # (often between frames) where the approach and the departure lines cross
+        steps = [b - a for a, b in itertools.pairwise(times) if b > a]
+        frame_dt = min(steps) if steps else 0.0  # the camera's frame interval
         for i in range(1, n - 1):
             if not (along[i] and d[i - 1] > d[i] <= d[i + 1]):
                 continue
-            contact = None
-            # the turn between i and i+1, between i-1 and i, or at i (a blurred die's centre at
-            # the turn is the mean of its way in and out: too far out, so the lines through the
-            # sightings on either side of the turn say where it turned)
-            for a0, a1, b0, b1 in ((i - 1, i, i + 1, i + 2), (i - 2, i - 1, i, i + 1),
-                                   (i - 1, i, i, i + 1)):
-                if a0 < 0 or b1 >= n:
-                    continue
-                if a1 == b0 and not (
-                    # steady on either side where seen: jitter is not a rebound
-                    (i < 2 or d[i - 2] > d[i - 1]) and (i + 2 >= n or d[i + 2] > d[i + 1])
-                ):
-                    continue
-                va, vb = speed(a0, a1), speed(b0, b1)
-                if va is None or vb is None or va > -w.min_speed or vb < w.min_speed:
-                    continue
-                tm = (d[b0] - d[a1] + va * times[a1] - vb * times[b0]) / (va - vb)
-                if not times[a1] - 1e-6 <= tm <= times[b0] + 1e-6:
-                    continue
-                turn = min(d[a1], d[b0], d[a1] + va * (tm - times[a1]))
-                contact = turn if contact is None else min(contact, turn)
+            contact = min(
+                (c for c in (self._crossing_turn(d, times, i, speed),
+                             self._turn_in_gap(d, times, i, speed, frame_dt))
+                 if c is not None),
+                default=None,
+            )
             if contact is not None and contact <= w.reach and not other_between(i, times[i]):
                 found.append(("rebound", times[i], contact))
-        # 3. stopped against the wall: came at it fast and lost that speed within a frame
-        # (felt and tumbling slow a die far less abruptly); it stays there (no rebound seen)
+        # 3. stopped against the wall: came at it fast and lost that speed within a frame or
+        # two, faster than felt and tumbling can slow a die; it stays there (no rebound seen)
         for i in range(1, n - 1):
             if not along[i] or d[i] > w.reach:
                 continue
-            vin = speed(i - 1, i)
             vout = speed(i, i + 1)
-            if vin is None or vout is None or vin > -w.stop_speed:
+            if vout is None or abs(vout) > w.min_speed or other_between(i, times[i]):
                 continue
-            if abs(vout) <= w.min_speed and not other_between(i, times[i]):
-                found.append(("stop", times[i], d[i]))
+            for j in (i - 1, i - 2):
+                vin = speed(j, j + 1) if j >= 0 else None
+                if vin is None or vin > -w.stop_speed:
+                    continue
+                took = 0.5 * (times[i] + times[i + 1] - times[j] - times[j + 1])
+                if j == i - 1 or (vout - vin) / took >= w.stop_decel:
+                    found.append(("stop", times[i], d[i]))
+                    break
+            if found and found[-1][0] == "stop":
                 break
         # 4. first seen leaving the wall: a die thrown from the shooter's side that is first
         # seen moving away from the wall close to it had turned there (unless the other die
@@ -226,9 +227,70 @@ class TableGeometry:
             if v1 is not None and v2 is not None and v1 >= w.min_speed and v2 >= w.min_speed:
                 dt = times[1] - times[0]
                 back = d[0] - v1 * w.born_frames * dt
-                if back <= w.reach and d[0] <= w.born_reach and not other_between(0, times[0]):
+                # the other die between it and the wall on its first sightings turned it
+                if back <= w.reach and not (other_between(0, times[0])
+                                            or other_between(1, times[1])):
                     found.append(("born", times[0], back))
         return found
+
+    def _crossing_turn(self, d: list[float], times: list[float], i: int, speed) -> float | None:
+        """Where a path that comes nearest the wall at sighting ``i`` turned: the approach
+        line and the departure line cross between ``i - 1`` and ``i + 1`` (a blurred die's
+        centre at the turn is the mean of its way in and out, too far out); None if they do
+        not, or either side is slower than ``min_speed`` or unsteady (jitter)."""
+        w = self.contact
+        n = len(d)
+        contact = None
+        for a0, a1, b0, b1 in ((i - 1, i, i + 1, i + 2), (i - 2, i - 1, i, i + 1),
+                               (i - 1, i, i, i + 1)):
+            if a0 < 0 or b1 >= n:
+                continue
+            if a1 == b0 and not (
+                # steady on either side where seen: jitter is not a rebound
+                (i < 2 or d[i - 2] > d[i - 1]) and (i + 2 >= n or d[i + 2] > d[i + 1])
+            ):
+                continue
+            va, vb = speed(a0, a1), speed(b0, b1)
+            if va is None or vb is None or va > -w.min_speed or vb < w.min_speed:
+                continue
+            tm = (d[b0] - d[a1] + va * times[a1] - vb * times[b0]) / (va - vb)
+            if not times[a1] - 1e-6 <= tm <= times[b0] + 1e-6:
+                continue
+            turn = min(d[a1], d[b0], d[a1] + va * (tm - times[a1]))
+            contact = turn if contact is None else min(contact, turn)
+        return contact
+
+    def _turn_in_gap(self, d: list[float], times: list[float], i: int, speed,
+                     frame_dt: float) -> float | None:
+        """How near the wall a die unseen for some frames next to sighting ``i`` (its nearest
+        seen) turned, by the time it had: from the sighting before the gap, in at speed
+        ``u_in``, to the turn, and out at ``u_out`` to the sighting after. The speed out is the
+        one seen leaving; the speed in at least that over ``restitution`` (a wall gives back
+        at most what it takes, at least that share), or the one seen coming. None without a gap
+        or without steady motion on the side seen."""
+        w = self.contact
+        n = len(d)
+        if frame_dt <= 0:
+            return None
+
+        def turn(d_in: float, d_out: float, u_in: float, u_out: float, gap: float) -> float:
+            return (d_in / u_in + d_out / u_out - gap) / (1 / u_in + 1 / u_out)
+
+        out = []
+        if times[i] - times[i - 1] > 1.5 * frame_dt and i + 1 < n:  # unseen before i
+            vb = speed(i, i + 1)
+            va = speed(i - 2, i - 1) if i >= 2 else None
+            if vb is not None and vb >= w.min_speed and (i + 2 >= n or d[i + 2] > d[i + 1]):
+                u_in = max(vb / w.restitution, -va if va is not None else 0.0)
+                out.append(turn(d[i - 1], d[i], u_in, vb, times[i] - times[i - 1]))
+        if times[i + 1] - times[i] > 1.5 * frame_dt and i + 2 < n:  # unseen after i
+            va, vb = speed(i - 1, i), speed(i + 1, i + 2)
+            if (va is not None and vb is not None and va <= -w.min_speed
+                    and vb >= w.min_speed and (i < 2 or d[i - 2] > d[i - 1])):
+                out.append(turn(d[i], d[i + 1], -va, vb, times[i + 1] - times[i]))
+        if not out:
+            return None
+        return max(0.5, min(out))  # a centre is never nearer than half an edge
 
     def off_wall(self, x: float, y: float) -> tuple[float, float]:
         """A die's centre cannot be closer to the back wall than half a die: one seen closer (its

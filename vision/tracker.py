@@ -47,7 +47,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.cocked_cues import CockedSettings, Reader, judge_cocked
-from vision.die_silhouette import RestSilhouettes, changed_pixels
+from vision.die_silhouette import RestSilhouettes, changed_pixels, felt_in_shadow
 from vision.die_track import DieTrack
 from vision.observation import DieObservation, ThrowObservation
 from vision.shooter_hand import hand_near, hand_zone, near_hand, touches_border
@@ -70,8 +70,8 @@ class TrackerSettings:
         throw in progress: frames are never invented.
     :param background_alpha: how fast the idle background follows the felt (per frame).
     :param scale: the shrink factor for motion/blob work; None: chosen from die_px.
-    :param suppress_shadows: leave out of the dice the felt darkened evenly (their shadows).
-        Off by default (docs/replay.md: it mends some throws, breaks as many, and is slow).
+    :param suppress_shadows: leave out of the dice the felt darkened evenly (their shadows:
+        a hard lamp's long shadow is otherwise taken for a second die, or swells a die's blob).
     :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
         not dice. No die is first seen within this many die edges of one (this frame or the
         last) nor touching the image's border: pieces of a hand (its edge at the border, its
@@ -99,7 +99,7 @@ class TrackerSettings:
     hand_margin: float = 1.6
     hand_rest_s: float = 0.1
     hand_birth_margin: float = 0.5
-    suppress_shadows: bool = False
+    suppress_shadows: bool = True
     cocked: CockedSettings = field(default_factory=CockedSettings)
     wall: WallContact = field(default_factory=WallContact)
 
@@ -194,14 +194,6 @@ class ThrowTracker:
         if s == 1:
             return frame
         return cv2.resize(frame, self._wsize, interpolation=cv2.INTER_AREA)
-
-    def _shadow(self, work: np.ndarray) -> np.ndarray:
-        """Pixels that are the felt darkened evenly in every channel: a flying die's shadow,
-        which would otherwise be taken for a second die beside it."""
-        bg = self._bg + 8.0  # keep dark felt from dividing by ~0
-        ratio = (work.astype(np.float32) + 8.0) / bg
-        lo, hi = ratio.min(axis=2), ratio.max(axis=2)
-        return (hi < 0.9) & (lo > 0.25) & (hi - lo < 0.12)
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return changed_pixels(a, b, self.settings.diff_threshold)
@@ -307,7 +299,10 @@ class ThrowTracker:
         st = self.settings
         fg = self._diff(work, self._bg8)
         if self.settings.suppress_shadows:
-            fg[self._shadow(work)] = 0
+            on = np.nonzero(fg)  # judged where something changed only: a small share
+            if len(on[0]):
+                shadow = felt_in_shadow(work[on][None], self._bg8[on][None])[0]
+                fg[on[0][shadow], on[1][shadow]] = 0
         # a die whose colour is near the felt's shows as pips and edges: join the pieces
         fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._kernel)
         n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
@@ -397,12 +392,14 @@ class ThrowTracker:
         dice that touch is split between them), the blobs no die claimed are dice coming into
         view (``_take_up``), and blips are forgotten (``_forget_blips``)."""
         blobs = self._die_blobs(stats, n)
+        last_boxes = {tr.ident: tr.bbox for tr in self._tracks
+                      if not tr.gone and tr.frames and tr.frames[-1] == self.frame_index - 1}
         claims, drop = self._claim_blobs(blobs, stats, cents, t)
         live = sum(1 for tr in self._tracks if not tr.gone)
         for b, trs in claims.items():
             trs, live = self._twin(b, trs, stats, live)
             self._follow(b, trs, labels, stats, cents, t, drop)
-        self._take_up(blobs, claims, labels, stats, cents, t)
+        self._take_up(blobs, claims, labels, stats, cents, t, last_boxes)
         self._forget_blips(drop)
 
     def _die_blobs(self, stats, n: int) -> list[int]:
@@ -496,6 +493,7 @@ class ThrowTracker:
             twin.frames, twin.times = list(tr0.frames), list(tr0.times)
             twin.xs, twin.ys = list(tr0.xs), list(tr0.ys)
             twin.moved, twin.was_resting = tr0.moved, tr0.was_resting
+            twin.share(tr0, tr0.frames[-1])
             self._tracks.append(twin)
             live += 1
             trs = [tr0, twin]
@@ -585,9 +583,11 @@ class ThrowTracker:
             tr.area = float(len(sel))
             tr.gone = False
 
-    def _take_up(self, blobs: list[int], claims: dict, labels, stats, cents, t: float) -> None:
+    def _take_up(self, blobs: list[int], claims: dict, labels, stats, cents, t: float,
+                 last_boxes: dict[int, tuple]) -> None:
         """The blobs no die claimed: a die that briefly left the view comes back, or a new
-        die (one coming into view, out from under the hand, or where one lay)."""
+        die (one coming into view, out from under the hand, or where one lay, or out of the
+        blob of a die seen the frame before, ``last_boxes``: its ident -> work-res box)."""
         s = self._s
         # A blob no die claimed: a die coming into view (again) or one more die.
         border_now: list[tuple[float, float]] = []  # blobs kept from birth by the border
@@ -639,10 +639,26 @@ class ThrowTracker:
                     self._hand_birth,
                     self._hand_reach,
                 )
+                host = self._blob_it_came_out_of(cx, cy, last_boxes)
+                if host is not None and not tr.was_resting:
+                    tr.share(host, self.frame_index - 1)
             tr.add(self.frame_index, t, (cx + 0.5) * s - 0.5, (cy + 0.5) * s - 0.5)
             tr.bbox = (x, y, w, h)
             tr.area = float(a)
         self._border_prev = border_now
+
+    def _blob_it_came_out_of(self, cx: float, cy: float, last_boxes: dict[int, tuple]):
+        """The die whose blob, the frame before, covered a new die's centre (work-res ``cx``,
+        ``cy``): the two flew as one blob until now. None if no such die."""
+        pad = 0.25 * self._die / self._s
+        for tr in self._tracks:
+            box = last_boxes.get(tr.ident)
+            if box is None:
+                continue
+            x, y, w, h = box
+            if x - pad <= cx <= x + w + pad and y - pad <= cy <= y + h + pad:
+                return tr
+        return None
 
     def _forget_blips(self, drop: set[int]) -> None:
         """Forget the dice to ``drop`` and blips (noise, a shadow's edge) that were seen
@@ -695,6 +711,24 @@ class ThrowTracker:
         (see ``TableGeometry.hit_wall``)."""
         paths = [(o.times, o.xs, o.ys) for o in others]
         return self.geometry.hit_wall(times, xs, ys, paths)
+
+    def _own_path(self, tr: DieTrack, dice: list[DieTrack]):
+        """The sightings (times, xs, ys) that show where ``tr`` itself went. While its blob
+        held another die as well (``DieTrack.shared_until``), the blob's path is the pair's;
+        if, once apart, the other die lay between it and the wall (nearer by
+        ``WallContact.other_nearer``), the blob's wall contact was the other's: those
+        sightings are left out."""
+        partner = next((o for o in dice if o.ident == tr.shared_with), None)
+        after = next((k for k, f in enumerate(tr.frames) if f > tr.shared_until), None)
+        if partner is None or after is None or after == 0 or not partner.times:
+            return tr.times, tr.xs, tr.ys
+        t = tr.times[after]
+        j = min(range(len(partner.times)), key=lambda m: abs(partner.times[m] - t))
+        mine, _ = self.geometry.wall_distance(tr.xs[after], tr.ys[after])
+        theirs, _ = self.geometry.wall_distance(partner.xs[j], partner.ys[j])
+        if theirs > mine - self.settings.wall.other_nearer * self._die:
+            return tr.times, tr.xs, tr.ys
+        return tr.times[after:], tr.xs[after:], tr.ys[after:]
 
     def left_area(self, xs: list[float], ys: list[float], gone: bool, vel=(0.0, 0.0)) -> bool:
         """Whether a path's centre left the area (R-I1 ``any_time``), at the frame rate seen so
@@ -808,6 +842,9 @@ class ThrowTracker:
         def others(tr: DieTrack) -> list[DieTrack]:
             return [o for o in found + gone if o is not tr]
 
+        def hit(tr: DieTrack) -> bool:
+            return self.hit_wall(*self._own_path(tr, found + gone), others(tr))
+
         dice: list[DieObservation] = []
         for i, tr in enumerate(found):
             rd = readings[i] if i < len(readings) else None
@@ -817,7 +854,7 @@ class ThrowTracker:
                     value=values[i] if i < len(values) else None,
                     confidence=0.0 if rd is None else float(rd.confidence),
                     cocked=cocked[i],
-                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys, others(tr)),
+                    hit_wall=hit(tr),
                     left_area=self.left_area(tr.xs, tr.ys, False),
                     at_rest_in_area=self.geometry.inside(cx, cy),
                     center=(cx, cy),
@@ -832,7 +869,7 @@ class ThrowTracker:
                     value=None,
                     confidence=0.0,
                     cocked=False,
-                    hit_wall=self.hit_wall(tr.times, tr.xs, tr.ys, others(tr)),
+                    hit_wall=hit(tr),
                     left_area=self.left_area(tr.xs, tr.ys, True, tr.velocity()),
                     at_rest_in_area=False,
                     center=None,

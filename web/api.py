@@ -60,6 +60,19 @@ def throw_image(n: int):
     png = table().throw_image(n) if 0 < n < 2**62 else None
     if png is None:
         return jsonify({"error": f"no picture of throw {n}"}), 404
+    return _png(png)
+
+
+@bp.get("/throws/<int:n>/raw")
+def throw_raw_image(n: int):
+    png = table().throw_image(n, raw=True) if 0 < n < 2**62 else None
+    if png is None:
+        return jsonify({"error": f"no rest frame of throw {n}: one is kept only for a throw "
+                                 "the operator had to rule"}), 404
+    return _png(png)
+
+
+def _png(png: bytes) -> Response:
     response = Response(png, mimetype="image/png")
     response.headers["Cache-Control"] = "public, max-age=86400, immutable"
     return response

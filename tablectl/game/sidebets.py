@@ -1,9 +1,15 @@
 """Side bets between two players (R-S0..R-S7): terms, per-throw decision, true odds.
 
-Each bet kind is a small class whose ``decide`` looks at one counted throw and answers
-FOR (the backer of the event wins both stakes), AGAINST, OPEN, or COME_POINT (a come bet got its
-come point). The per-throw work is a couple of integer comparisons or one bit test, so settling a
-dozen open bets per throw stays cheap.
+Each bet kind is a small class whose ``decide`` states the rule: what one counted throw does to
+the bet, FOR (the backer of the event wins both stakes), AGAINST, OPEN, COME_POINT (a come bet
+gets its come point) or COUNT (a proposition with "within" counts the throw). ``decide`` changes
+nothing; the settlement (``sections/side_bets.py``) applies the answer.
+
+The settlement does not call ``decide``: each bet carries ``table``, its answers to the 36
+ordered throws indexed by ``dice_index``, built once from ``decide`` and shared by every bet with
+the same terms and progress (bets the line decides carry ``verdicts``, their answer to each line
+result, instead). A throw then costs one tuple index per open bet: bench/rules.py's replay spent
+about a quarter of its time in the settlement's method calls before.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ OPEN = 0
 FOR = 1
 AGAINST = -1
 COME_POINT = 2
+COUNT = 3  # a proposition with "within": no outcome of its own, one more throw seen
 
 # what the line did on a throw (passed to decide())
 LINE_NONE = 0
@@ -55,6 +62,32 @@ def _total_mask(total: int) -> int:
 
 
 TOTAL_MASKS = {t: _total_mask(t) for t in range(2, 13)}
+# every ordered throw as decide() takes it, (index, total, hard), in dice_index order
+THROWS = tuple((dice_index(a, b), a + b, a == b) for a in range(1, 7) for b in range(1, 7))
+LINE_RESULTS = (LINE_NONE, NATURAL, CRAPS, POINT_SET, POINT_MADE, SEVEN_OUT)
+# the shared decision tables (see decision_table), filled once the bet classes are defined
+HARDWAY_TABLES: dict[int, tuple] = {}  # number -> table
+NUMBER_TABLES: dict[int, tuple] = {}   # number -> table
+COME_TABLES: dict[int | None, tuple] = {}  # come point (None: the bet's come-out) -> table
+_PROPOSITION_TABLES: dict[tuple, tuple] = {}  # (wins mask, loses mask, counted) -> table
+
+
+def _proposition_table(wins_mask: int, loses_mask: int, counted: bool) -> tuple[int, ...]:
+    """The shared decision table of a proposition with these outcome masks (``counted``: it
+    has "within")."""
+    key = (wins_mask, loses_mask, counted)
+    table = _PROPOSITION_TABLES.get(key)
+    if table is None:
+        probe = PropositionBet(None, "", "", 0, 0, {"within": 1} if counted else {},
+                               (wins_mask, loses_mask, None))
+        table = _PROPOSITION_TABLES[key] = decision_table(probe)
+    return table
+
+
+def decision_table(bet: SideBet) -> tuple[int, ...]:
+    """``bet.decide`` for each of the 36 ordered throws, indexed by ``dice_index`` (for a bet
+    the dice decide, whatever the line did)."""
+    return tuple(bet.decide(idx, total, hard, LINE_NONE) for idx, total, hard in THROWS)
 
 
 def parse_outcome(value, field: str) -> tuple[int | str, int]:
@@ -100,10 +133,13 @@ class SideBet:
     terms: the kind's fields as given to the odds module (canonical form).
     """
 
-    __slots__ = ("id", "backer", "layer", "stake_for", "stake_against", "terms")
+    __slots__ = ("id", "backer", "layer", "stake_for", "stake_against", "terms", "table")
     kind = ""
     rule = ""
-    keeps_progress = False  # whether decide() changes progress() (what a throw's undo keeps)
+    keeps_progress = False  # whether a throw can change progress() (what a throw's undo keeps)
+    # the settlement's answers: ``table`` (per instance, see decision_table) for the bets the
+    # dice decide; None for the bets the line decides, which answer by ``verdicts[line]``
+    verdicts: tuple[int, ...] = ()
 
     def __init__(self, bet_id, backer: str, layer: str, stake_for: int, stake_against: int,
                  terms: dict, extra=None) -> None:
@@ -113,8 +149,11 @@ class SideBet:
         self.stake_for = stake_for
         self.stake_against = stake_against
         self.terms = terms
+        self.table = None
 
     def decide(self, idx: int, total: int, hard: bool, line: int) -> int:  # pragma: no cover
+        """What the counted throw (``idx`` its ``dice_index``, ``total``, ``hard``: a pair)
+        does to the bet, given what the line did (``line``); changes nothing."""
         raise NotImplementedError
 
     def callable_by_either(self) -> bool:
@@ -163,6 +202,9 @@ class LineBet(SideBet):
         return OPEN
 
 
+LineBet.verdicts = tuple(LineBet.decide(None, 0, 0, False, line) for line in LINE_RESULTS)
+
+
 class PointBet(SideBet):
     """R-S2: the shooter makes his point (for) or sevens out (against)."""
 
@@ -178,6 +220,9 @@ class PointBet(SideBet):
         return OPEN
 
 
+PointBet.verdicts = tuple(PointBet.decide(None, 0, 0, False, line) for line in LINE_RESULTS)
+
+
 class ComeBet(SideBet):
     """R-S3/R-S4: the dice pass counting from the next throw, the bet's own come-out."""
 
@@ -189,9 +234,14 @@ class ComeBet(SideBet):
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
         SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
         self.come_point: int | None = None
+        self.table = COME_TABLES.get(None)  # None only while the tables themselves are built
         self.may_call_off = False  # R-S4: the shooter made his point before the come point
         self.carried = False
         self.kept_by: str | None = None  # the party who said "carry" while the option is open
+
+    def set_come_point(self, come_point: int | None) -> None:
+        self.come_point = come_point
+        self.table = COME_TABLES[come_point]
 
     def decide(self, idx, total, hard, line):
         cp = self.come_point
@@ -200,7 +250,6 @@ class ComeBet(SideBet):
                 return FOR
             if total == 2 or total == 3 or total == 12:
                 return AGAINST
-            self.come_point = total
             return COME_POINT
         if total == cp:
             return FOR
@@ -219,7 +268,7 @@ class ComeBet(SideBet):
         return d
 
     def restore(self, progress: dict) -> None:
-        self.come_point = progress["come_point"]
+        self.set_come_point(progress["come_point"])
         self.may_call_off = progress["may_call_off"]
         self.carried = progress["carried"]
         self.kept_by = progress.get("kept_by")
@@ -235,6 +284,7 @@ class HardwayBet(SideBet):
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
         SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
         self.number = terms["number"]
+        self.table = HARDWAY_TABLES.get(self.number)  # None only while they are built
 
     def decide(self, idx, total, hard, line):
         if total == self.number:
@@ -254,6 +304,7 @@ class NumberBet(SideBet):
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
         SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
         self.number = terms["number"]
+        self.table = NUMBER_TABLES.get(self.number)  # None only while they are built
 
     def decide(self, idx, total, hard, line):
         if total == self.number:
@@ -276,23 +327,24 @@ class PropositionBet(SideBet):
 
     def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
         SideBet.__init__(self, bet_id, backer, layer, stake_for, stake_against, terms)
+        within = self.within = terms.get("within")  # None: no limit on throws
         if extra is None:  # rebuilt from a snapshot: parse the stored terms again
-            extra = _parse_proposition(terms["wins"], terms.get("loses"), terms.get("within"))[2:]
-        self.wins_mask, self.loses_mask = extra
-        self.within = terms.get("within")  # None: no limit on throws
+            wm, lm = _parse_proposition(terms["wins"], terms.get("loses"), within)[2:]
+            extra = wm, lm, _proposition_table(wm, lm, within is not None)
+        self.wins_mask, self.loses_mask, self.table = extra
         self.seen = 0
-        self.keeps_progress = self.within is not None
+        self.keeps_progress = within is not None
 
     def decide(self, idx, total, hard, line):
+        """COUNT: the throw counts towards "within"; the bet is lost (AGAINST) on the throw
+        that reaches it (the settlement counts)."""
         bit = 1 << idx
         if self.wins_mask & bit:
             return FOR
         if self.loses_mask & bit:
             return AGAINST
         if self.within is not None:
-            self.seen += 1
-            if self.seen >= self.within:
-                return AGAINST
+            return COUNT
         return OPEN
 
     def progress(self) -> dict:
@@ -300,6 +352,22 @@ class PropositionBet(SideBet):
 
     def restore(self, progress: dict) -> None:
         self.seen = progress.get("throws_seen", 0)
+
+
+def _probe(cls, **progress) -> SideBet:
+    """A bet of ``cls`` with no parties, to ask its decide() (the tables are built from it)."""
+    bet = cls(None, "", "", 0, 0, {"number": progress.pop("number", 0)})
+    for name, value in progress.items():
+        setattr(bet, name, value)
+    return bet
+
+
+HARDWAY_TABLES.update(
+    {n: decision_table(_probe(HardwayBet, number=n)) for n in HARDWAY_NUMBERS})
+NUMBER_TABLES.update(
+    {n: decision_table(_probe(NumberBet, number=n)) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)})
+COME_TABLES.update(
+    {cp: decision_table(_probe(ComeBet, come_point=cp)) for cp in (None, *POINT_NUMBERS)})
 
 
 BET_CLASSES = {
@@ -313,29 +381,47 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
 
     Returns (terms, key, extra): ``terms`` as given to the odds module and stored with the bet,
     ``key`` a small int standing for them (for the odds caches), ``extra`` the (wins, loses)
-    outcome masks of a proposition (None for other kinds). Raises CommandError naming the
+    outcome masks of a proposition and its decision table (None for other kinds). Raises CommandError naming the
     field and what it should be.
     """
     if kind in NO_TERM_KINDS:
         return NO_TERMS
     if kind == "hardway":
         n = cmd.get("number")
-        if type(n) is not int or n not in HARDWAY_NUMBERS:
+        parsed = _HARDWAY_TERMS.get(n) if type(n) is int else None
+        if parsed is None:
             raise CommandError(f"hardway bet needs \"number\": one of 4, 6, 8, 10 (got {n!r})")
-        return {"number": n}, n, None
+        return parsed
     if kind == "number":
         n = cmd.get("number")
-        if type(n) is not int or not 2 <= n <= 12 or n == 7:
+        parsed = _NUMBER_TERMS.get(n) if type(n) is int else None
+        if parsed is None:
             raise CommandError(f"number bet needs \"number\": a total 2..12 other than 7 "
                                f"(got {n!r})")
-        return {"number": n}, n, None
+        return parsed
     if kind == "proposition":
         if "wins" not in cmd:
             raise CommandError("proposition bet needs \"wins\": a total, a combination like "
                                "\"6-5\", or a list of them")
         wins, loses, within = cmd["wins"], cmd.get("loses"), cmd.get("within")
-        # the same proposition is usually offered again and again: cache its parsing; the key
-        # holds the types too, else True or 8.0 would hit the entries of 1 and 8
+        # the same proposition is usually offered again and again: its parsing is cached; the
+        # keys hold the types too, else True or 8.0 would hit the entries of 1 and 8. Lists
+        # (the usual form) go by one flat key in a plain dict (bench/rules.py: a proposition
+        # parsed in about a third of the time the nested key and lru_cache took)
+        if type(wins) is list and (loses is None or type(loses) is list):
+            raw = (tuple(wins), tuple(map(type, wins)),
+                   None if loses is None else tuple(loses),
+                   None if loses is None else tuple(map(type, loses)), within, type(within))
+            try:
+                parsed = _PROPOSITIONS_PARSED.get(raw)
+            except TypeError:  # something unhashable: the uncached parse says what is wrong
+                raw = parsed = None
+            if parsed is None:
+                terms, key, wm, lm = _parse_proposition(wins, loses, within)
+                parsed = terms, key, (wm, lm, _proposition_table(wm, lm, within is not None))
+                if raw is not None and len(_PROPOSITIONS_PARSED) < 4096:
+                    _PROPOSITIONS_PARSED[raw] = parsed
+            return parsed
         w = (tuple(wins), tuple(map(type, wins))) if type(wins) is list else (
             _ONE, wins, type(wins))
         lo = None if loses is None else (tuple(loses), tuple(map(type, loses))) if type(
@@ -344,11 +430,15 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
             terms, key, wm, lm = _parse_proposition_cached((w, lo, within, type(within)))
         except TypeError:  # something unhashable: the uncached parse says what is wrong
             terms, key, wm, lm = _parse_proposition(wins, loses, within)
-        return terms, key, (wm, lm)
+        return terms, key, (wm, lm, _proposition_table(wm, lm, within is not None))
     raise CommandError(f"unknown side bet kind {kind!r}; one of {', '.join(KIND_RULE)}")
 
 
 NO_TERMS = ({}, 0, None)  # line, point, come: no fields (the dict is never mutated)
+# what parse_terms returns for each valid number (the terms dicts are shared: never mutated)
+_HARDWAY_TERMS = {n: ({"number": n}, n, None) for n in HARDWAY_NUMBERS}
+_NUMBER_TERMS = {n: ({"number": n}, n, None) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)}
+_PROPOSITIONS_PARSED: dict[tuple, tuple] = {}  # raw fields and their types -> parse_terms'
 NO_TERM_KINDS = ("line", "point", "come")
 _PROPOSITION_KEYS: dict[tuple, int] = {}  # canonical terms -> a small int (cheap cache keys)
 _PROPOSITION_TERMS: list[dict] = []       # ... and back

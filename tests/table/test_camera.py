@@ -111,8 +111,13 @@ def test_a_pending_ruling_refuses_the_next_throw(journal_path, evening, reader):
         assert refused.extra["observation"] and t.throw_image(refused.seq)
         view = t.state()
         assert view["pending_ruling"]["throw"] == rows[0].seq  # still the first throw
+        assert view["pending_ruling"]["raw_image"] == f"/api/throws/{rows[0].seq}/raw"
         assert view["last_throw"]["kind"] == "refused"
         # the throw for the operator keeps its rest frame as taken, for `tablectl dice learn`
+        # and the console's close-ups; a refused throw has none
+        assert t.throw_image(rows[0].seq, raw=True) != t.throw_image(rows[0].seq)
+        assert t.throw_image(rows[0].seq, raw=True)[:8] == b"\x89PNG\r\n\x1a\n"
+        assert t.throw_image(refused.seq, raw=True) is None
         import cv2
 
         t.close()  # every picture written

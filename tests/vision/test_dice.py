@@ -509,3 +509,65 @@ def test_the_card_must_name_every_threshold_and_no_other(tmp_path):
     (tmp_path / "dice_reader.json").write_text(json.dumps(card))
     with pytest.raises(ReaderError, match="missing sure; unknown surest"):
         DiceReader(tmp_path)
+
+
+# ---------------------------------------------------------------- any photo size
+
+
+def _on_canvas(frame: np.ndarray, zoom: float, canvas: tuple[int, int]):
+    """The photo scaled by ``zoom`` in the middle of a ``canvas`` (w, h) frame padded with its
+    border colour (cut to it when larger); and the map of a label's pixel coordinates."""
+    z = cv2.resize(frame, None, fx=zoom, fy=zoom,
+                   interpolation=cv2.INTER_AREA if zoom < 1 else cv2.INTER_CUBIC)
+    cw, ch = canvas
+    out = np.empty((ch, cw, 3), np.uint8)
+    out[:] = np.median(np.concatenate([frame[0], frame[-1]]), axis=0)
+    zh, zw = z.shape[:2]
+    ox, oy = (cw - zw) // 2, (ch - zh) // 2
+    sx, sy, dx, dy = max(0, -ox), max(0, -oy), max(0, ox), max(0, oy)
+    w, h = min(zw - sx, cw - dx), min(zh - sy, ch - dy)
+    out[dy:dy + h, dx:dx + w] = z[sy:sy + h, sx:sx + w]
+    return out, lambda x, y: (x * zoom + ox, y * zoom + oy)
+
+
+@pytest.mark.parametrize("zoom, canvas", [
+    (1.0, (4000, 3000)),  # small dice in a 12 MP photo
+    (2.0, (640, 480)),    # dice twice the size of a 640-wide view's
+    (0.5, (320, 240)),    # a small photo
+])
+def test_dice_are_read_at_their_own_size_whatever_the_photo_size(reader, zoom, canvas):
+    """Without ``die_px`` the reader finds the dice's size itself: the white pair on wood,
+    its dice 48 px in a 640x480 photo, reads the same at twice that in a frame of the same
+    size (where a 640-wide view's scale would see their pips as dice) and at its own size in
+    a 4000x3000 photo (where that scale would see them as specks)."""
+    frame, truth = still("two_white_wood")
+    big, to = _on_canvas(frame, zoom, canvas)
+    moved = [(v, *to(x, y), r * zoom) for v, x, y, r in truth]
+    pairs, fp = pair_up(moved, reader.find(big))
+    assert [(v, d.value if d else None) for v, d in pairs] == [(v, v) for v, *_ in truth]
+    assert fp == 0
+
+
+def test_a_die_too_blurred_or_too_small_is_not_read_however_sure(reader):
+    """The white pair on wood blurred (a Gaussian of 5 px: a pip's edge spread over an eighth
+    of a die's edge) is still read as two fours at 0.99; its edges measure wider than the
+    sharp pair's. A reader that asks for sharper edges than these, or for larger dice, gives
+    the same dice no value (not cocked: the operator rules), however sure the classifier."""
+    from dataclasses import replace
+
+    from vision.dice_crop import edge_width
+
+    frame, truth = still("two_white_wood")
+    blurred = cv2.GaussianBlur(frame, (0, 0), 5)
+    sharp, soft = reader.find(frame), reader.find(blurred)
+    assert [d.value for d in soft] == [4, 4] and min(d.confidence for d in soft) > 0.95
+    widths = [edge_width(blurred, d.center, d.box[1][0]) for d in soft]
+    assert max(edge_width(frame, d.center, d.box[1][0]) for d in sharp) < 0.06 < min(widths)
+    assert max(widths) < reader.tuning.blur_max
+    strict = DiceReader()
+    strict.tuning = replace(strict.tuning, blur_max=0.9 * min(widths))
+    got = strict.find(blurred)
+    assert [(d.value, d.cocked) for d in got] == [(None, False), (None, False)]
+    assert [d.value for d in strict.find(frame)] == [4, 4]
+    strict.tuning = replace(reader.tuning, min_die_px=2 * max(d.box[1][0] for d in sharp))
+    assert [d.value for d in strict.find(frame)] == [None, None]

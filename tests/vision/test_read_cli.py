@@ -65,3 +65,23 @@ def test_annotate_dir_that_cannot_be_made(tmp_path, capsys):
     blocker.write_text("x")
     status = main(["read", str(STILLS / "empty_wood.jpg"), "--annotate", str(blocker / "sub")])
     assert status == 2 and "--annotate" in capsys.readouterr().err
+
+
+def test_any_photo_size_is_read_without_die_px(tmp_path, capsys):
+    """A 4000x3000 phone photo whose dice are the size they are in a 640x480 webcam frame, and
+    a 320x240 photo of the same pair: both read as the pair of fours, with no --die-px."""
+    src = cv2.imread(str(STILLS / "two_white_wood.jpg"))
+    big = cv2.copyMakeBorder(src, 1260, 1260, 1680, 1680, cv2.BORDER_REPLICATE)
+    assert big.shape[:2] == (3000, 4000)
+    small = cv2.resize(src, (320, 240), interpolation=cv2.INTER_AREA)
+    paths = [tmp_path / "phone_12mp.jpg", tmp_path / "small_320.png"]
+    cv2.imwrite(str(paths[0]), big)
+    cv2.imwrite(str(paths[1]), small)
+    assert main(["read", *map(str, paths), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [[d["value"] for d in r["dice"]] for r in lines] == [[4, 4], [4, 4]]
+    # the centres are where the dice lie in each photo (the big one's 1680, 1260 further),
+    # within a third of a die's edge (48 px)
+    for a, b in zip(lines[0]["dice"], lines[1]["dice"], strict=True):
+        assert abs(a["center"][0] - 1680 - 2 * b["center"][0]) < 16
+        assert abs(a["center"][1] - 1260 - 2 * b["center"][1]) < 16

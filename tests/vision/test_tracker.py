@@ -26,6 +26,7 @@ from tests.vision.tracker_synth import (
 )
 from vision.calibration import Calibration
 from vision.cocked_cues import CockedSettings, foreshortened, leans_on_wall, top_face_shape
+from vision.die_track import DieTrack
 from vision.throw_geometry import TableGeometry
 from vision.tracker import ThrowTracker, TrackerSettings, choose_scale
 
@@ -713,9 +714,58 @@ def test_a_die_first_seen_leaving_the_wall_fast_had_struck_it():
     assert not geometry.hit_wall(*_wall_path([1.6, 1.62, 1.6, 1.61, 1.6]))  # still
 
 
+def test_how_far_out_a_die_born_leaving_the_wall_is_traced_grows_with_the_frame_interval():
+    """At 30 fps a die leaving the wall at 45 edges/s is 3 edges out two frames later: first
+    seen there, it had struck the wall; at 120 fps the same distance is far beyond its reach."""
+    geometry = TableGeometry(CAL)
+    assert geometry.hit_wall(*_wall_path([3.7, 5.2, 6.6, 7.9], fps=30.0))
+    assert not geometry.hit_wall(*_wall_path([3.7, 4.07, 4.44, 4.8], fps=120.0))
+
+
+def _gap_path(ds, frames, x=300.0, fps=30.0):
+    return [f / fps for f in frames], [x] * len(ds), [WALL_Y + d * DIE for d in ds]
+
+
+def test_a_rebound_unseen_for_some_frames_is_judged_by_the_time_it_had():
+    """Seen coming 4.4 edges out, unseen for two frames, then leaving from 2.7 edges at 37
+    edges/s: in the time between, at a speed a wall gives back, it reached the wall. The same
+    sightings two more frames apart (or turning 4 edges farther out) could not have."""
+    geometry = TableGeometry(CAL)
+    assert geometry.hit_wall(*_gap_path([4.38, 2.68, 3.9, 4.94], [10, 13, 14, 15]))
+    assert not geometry.hit_wall(*_gap_path([8.38, 6.68, 7.9, 8.94], [10, 13, 14, 15]))
+    # seen coming in fast, then unseen, then leaving
+    assert geometry.hit_wall(*_gap_path([5.0, 3.3, 2.2, 3.0, 3.7], [0, 1, 3, 4, 5], fps=60.0))
+    assert not geometry.hit_wall(*_gap_path([9.0, 7.3, 6.2, 7.0, 7.7], [0, 1, 3, 4, 5], fps=60.0))
+
+
+def test_a_die_out_of_the_other_dies_blob_behind_it_does_not_take_its_wall_strike():
+    """Two dice fly as one blob to the wall; one comes out of it behind the other (nearer the
+    table's middle) and rests leaning on it: the blob's stop at the wall was the other's."""
+    tracker = ThrowTracker(CAL)
+    fps = 30.0
+    leaner = DieTrack(0)
+    for f, d in enumerate([4.0, 2.5, 1.0, 0.8, 1.4, 1.3, 1.3, 1.3]):
+        leaner.add(f, f / fps, 300.0, WALL_Y + d * DIE)
+    other = DieTrack(1)
+    for f, d in enumerate([0.6, 0.55, 0.55, 0.55], start=4):
+        other.add(f, f / fps, 300.0 + 0.4 * DIE, WALL_Y + d * DIE)
+    assert tracker.hit_wall(leaner.times, leaner.xs, leaner.ys)  # the blob stopped at the wall
+    leaner.share(other, 3)
+    times, xs, ys = tracker._own_path(leaner, [leaner, other])
+    assert times == leaner.times[4:]
+    assert not tracker.hit_wall(times, xs, ys, [other])
+    beside = DieTrack(2)  # out of the blob beside it, as near the wall: both may have struck
+    for f in range(4, 8):
+        beside.add(f, f / fps, 300.0 + 1.2 * DIE, WALL_Y + 1.3 * DIE)
+    leaner.share(beside, 3)
+    assert tracker._own_path(leaner, [leaner, beside])[0] == leaner.times
+
+
 def test_a_die_stopped_dead_at_the_wall_hit_it_and_one_sliding_to_rest_near_it_did_not():
     geometry = TableGeometry(CAL)
     assert geometry.hit_wall(*_wall_path([3.4, 2.6, 1.8, 1.1, 0.8, 0.8, 0.8, 0.8]))
+    # it struck the wall in the middle of a frame interval: still only a frame later
+    assert geometry.hit_wall(*_wall_path([3.2, 2.65, 2.1, 1.55, 1.0, 0.78, 0.78, 0.78, 0.78]))
     # friction slows it over many frames to rest short of the wall
     assert not geometry.hit_wall(*_wall_path([2.0, 1.7, 1.45, 1.25, 1.1, 1.0, 0.95, 0.93, 0.93]))
 
@@ -787,3 +837,36 @@ def test_a_turn_on_a_frame_counts_with_the_trackers_float32_centres():
     ys = [f64(120.3433734939759), f32(106.49394), f32(135.16121), f64(153.63333333333333),
           f64(168.25510204081633)]
     assert TableGeometry(cal).wall_contacts(times, xs, ys)[0][0] == "rebound"
+
+
+def test_a_face_showing_beyond_the_top_toward_the_wall_is_a_lean_on_the_wall():
+    """A camera over the table sees a flat die's faces turned toward it, away from the back
+    wall: its top is the part nearest the wall. A die leaning on the wall shows the face that
+    was against it on the wall side of its top. The top is square in both (as a renderer that
+    does not foreshorten draws it): the silhouette's reach toward the wall tells them apart."""
+    from vision.cocked_cues import wall_face_reach
+    from vision.die_silhouette import RestSilhouettes
+
+    geometry = TableGeometry(CAL)
+    felt = background(0)
+    img = felt.copy()
+    half = DIE / 2
+    flat_x, lean_x = 200.0, 420.0
+    flat_top = (flat_x, WALL_Y + 0.5 * DIE)
+    lean_top = (lean_x, WALL_Y + 0.75 * DIE)  # tipped away from the wall...
+    for (x, y) in (flat_top, lean_top):
+        cv2.rectangle(img, (int(x - half), int(y - half)), (int(x + half), int(y + half)),
+                      (235, 235, 235), -1)
+    # ...showing the face that was against the wall between its top and the wall
+    cv2.rectangle(img, (int(lean_x - half), int(WALL_Y + 0.05 * DIE)),
+                  (int(lean_x + half), int(lean_top[1] - half)), (150, 160, 170), -1)
+    sil = RestSilhouettes(geometry, felt, None, 1, (640, 480), False, 30)
+    box = lambda c: (c, (DIE, DIE), 0.0)  # noqa: E731
+    flat = wall_face_reach(sil, img, flat_top, [lean_top])
+    lean = wall_face_reach(sil, img, lean_top, [flat_top])
+    settings = CockedSettings()
+    assert flat < settings.wall_face_excess < lean
+    from vision.cocked_cues import wall_faces
+
+    boxes = [box(flat_top), box(lean_top)]
+    assert wall_faces(sil, settings, img, boxes, []) == [False, True]

@@ -91,6 +91,9 @@ def test_throw_pictures(client, table, tmp_path):
     assert r.status_code == 200 and r.mimetype == "image/png" and r.data == png.read_bytes()
     assert client.get("/api/throws/5/image").status_code == 404
     assert client.get("/api/throws/999999/image").status_code == 404
+    # no rest frame is kept for a throw the camera ruled itself: a 404 that says so
+    r = client.get("/api/throws/6/raw")
+    assert r.status_code == 404 and "operator had to rule" in r.json["error"]
 
 
 def test_odds_before_the_players_agree(client, table):

@@ -141,9 +141,10 @@ def test_operator_rules_a_cocked_die_and_the_public_page_settles(served, browser
 
     clip = simulate_throw(seed=3, scenario="cocked_die")
     tracker = ThrowTracker(clip.calibration, reader=DiceReader(), annotate=True)
-    observation = next(o for ts, f in clip.frames if (o := tracker.feed(ts, f)) is not None)
+    observation, rest = next((o, f) for ts, f in clip.frames
+                             if (o := tracker.feed(ts, f)) is not None)
     assert any(d.cocked for d in observation.dice)
-    table.play_observation(observation)
+    table.play_observation(observation, rest_image=rest)
 
     page.wait_for_selector("#ruling-screen", timeout=3000)
     page.wait_for_function("() => document.querySelector('#ruling-image')?.naturalWidth > 0")
@@ -153,6 +154,17 @@ def test_operator_rules_a_cocked_die_and_the_public_page_settles(served, browser
     assert page.locator(".die-mark.doubt").count() >= 1  # the cocked die is marked
     pub.wait_for_selector(".banner.ruling", timeout=3000)
     assert "Waiting for the operator" in pub.inner_text(".banner.ruling")
+    # the close-ups are cut from the rest frame as taken: no annotation over the faces
+    pending = table.state()["pending_ruling"]
+    assert pending["raw_image"] == f"/api/throws/{pending['throw']}/raw"
+    hrefs = page.eval_on_selector_all(".zoom image", "els => els.map(e => e.getAttribute('href'))")
+    assert hrefs == [pending["raw_image"]] * 2
+    # brought into view, the screen's heading stands below the sticky header, not under it
+    page.locator("#ruling-screen").scroll_into_view_if_needed()
+    page.evaluate("document.getElementById('ruling-screen').scrollIntoView()")
+    header = page.locator("header.top, .top").first.bounding_box()
+    heading = page.locator("#ruling-screen h2").bounding_box()
+    assert heading["y"] >= header["y"] + header["height"] - 1, (heading, header)
     shot(page, "ruling-screen", "#ruling-screen")
 
     page.click('.die-values[data-die="0"] label.face:nth-of-type(4)')  # 4

@@ -13,6 +13,10 @@ Extra cases: `Scenario.EXTRA_DIE` puts a third die on the felt (truth "extra": 1
 and withdrawing, `pickup=True` a hand taking the dice after they rest. Without them every seed
 renders exactly as before (RANDOM never draws EXTRA_DIE).
 
+Worlds (`worlds.WORLDS`, `worlds.world_of(name, seed, fps)`): "default" and "wide" as above;
+"physical" (`physical.PhysicalSetup`) throws full 3-D tumbling cubes (`rigid`) in from below
+the image, with wood / padding / rubber-pyramid walls, a hard lamp and integrated motion blur.
+
 `render_dice` makes stills of dice placed at chosen image positions, `random_still` random ones
 (reader tests). `simulate_session` yields consecutive throws on one table (demo).
 `python -m vision.simulator bench|write|sheet` measures speed, saves a clip, draws a sheet.
@@ -21,6 +25,7 @@ renders exactly as before (RANDOM never draws EXTRA_DIE).
 from .clip import SimClip
 from .dice3d import DIE_COLOURS, PIP_LAYOUTS
 from .hand import HandPose, HandStyle
+from .physical import PhysicalSetup
 from .render import DiePose, DieSpec, Still, random_still, render_dice
 from .scenarios import Scenario, SimulationError, matches, simulate_session, simulate_throw
 from .scene import Look, Table
@@ -32,6 +37,7 @@ __all__ = [
     "DieSpec",
     "HandPose",
     "HandStyle",
+    "PhysicalSetup",
     "Look",
     "Scenario",
     "SimClip",

@@ -28,7 +28,7 @@ from .dice3d import (
     shadow_sprite,
 )
 from .hand import HandDrawer, HandPose
-from .scene import DIE_MM, TILT_DEG, Look, Table
+from .scene import DIE_MM, SCALE, SHIFT, TILT_DEG, WALL_MM, Look, Table
 from .shading import LIGHT, smear
 
 H = DIE_MM / 2
@@ -42,12 +42,15 @@ class DiePose:
     :param rotation: body -> world rotation matrix (3x3).
     :param colour: a key of DIE_COLOURS.
     :param motion: image displacement (dx, dy) in pixels over the exposure, for motion blur.
+    :param trail: (centre, rotation) poses over the exposure, oldest first; when given the die
+        is drawn at each and averaged (motion blur of a tumbling die) instead of smeared.
     """
 
     centre: np.ndarray
     rotation: np.ndarray
     colour: str = "white"
     motion: tuple[float, float] = (0.0, 0.0)
+    trail: tuple = ()
 
 
 def rest_centre_z(rotation: np.ndarray) -> float:
@@ -103,6 +106,7 @@ class Renderer:
         self.look = look
         rng = np.random.default_rng([seed, 7])
         self.background = table.background(look, rng)
+        self.light = LIGHT if look.lamp is None else np.asarray(look.lamp, np.float64)
         self.sprite_px = max(32, int(round(table.die_px_nominal * 1.6)))
         self.noise_bank: list[tuple[np.ndarray, np.ndarray]] = []
         self._hands: HandDrawer | None = None
@@ -157,6 +161,9 @@ class Renderer:
         return x0, y0, x1, y1
 
     def _shadow(self, img: np.ndarray, pose: DiePose) -> None:
+        if self.look.lamp is not None:
+            self._hard_shadow(img, pose)
+            return
         # the die's footprint, pushed away from the lamp in proportion to its height
         c = pose.centre
         lift = max(0.0, c[2] - H)
@@ -180,43 +187,82 @@ class Renderer:
         sub = img[y0:y1, x0:x1]
         sub[:] = cv2.multiply(sub, keep, dtype=cv2.CV_8U)
 
-    def draw_die(self, img: np.ndarray, pose: DiePose) -> None:
-        """Draw one die (its visible faces, shaded, with motion blur) into img in place."""
-        cam = self.table.camera
-        normals = FACE_NORMALS @ pose.rotation.T
-        us = FACE_U @ pose.rotation.T
-        vs = FACE_V @ pose.rotation.T
-        centres = pose.centre + normals * H
-        visible = np.einsum("ij,ij->i", cam.centre - centres, normals) > 0
-        idx = np.flatnonzero(visible)
-        if len(idx) == 0:
+    def _hard_shadow(self, img: np.ndarray, pose: DiePose) -> None:
+        # one hard lamp: the cube's outline cast along the light onto the felt and, where the
+        # rays reach the back wall first, onto the wall's face; sharp-edged, and dark where the
+        # lamp is the only light
+        lx, ly, lz = self.light
+        verts = pose.centre + CUBE_VERTICES @ pose.rotation.T * H
+        lift = max(0.0, float(verts[:, 2].min()))
+        t = verts[:, 2] / lz
+        felt = np.c_[verts[:, 0] - lx * t, verts[:, 1] - ly * t]
+        parts = [(_clip(felt, (-1e4, 0.0, 1e4, 1e4)), lambda q: np.c_[q, np.zeros(len(q))])]
+        if ly > 1e-6:
+            t = verts[:, 1] / ly
+            wall = np.c_[verts[:, 0] - lx * t, verts[:, 2] - lz * t]
+            parts.append((_clip(wall, (-1e4, 0.0, 1e4, WALL_MM)),
+                          lambda q: np.c_[q[:, 0], np.zeros(len(q)), q[:, 1]]))
+        for poly, to_world in parts:
+            if poly is not None:
+                self._dim(img, self.table.camera.project(to_world(poly)), lift)
+
+    def _dim(self, img: np.ndarray, px: np.ndarray, lift: float) -> None:
+        """Darken the image inside the polygon px (a shadow of a die `lift` mm up)."""
+        roi = self._roi(px, 3)
+        if roi is None:
             return
+        x0, y0, x1, y1 = roi
+        mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+        pts = np.round((px - [x0, y0]) * SCALE).astype(np.int32)
+        cv2.fillConvexPoly(mask, pts, 1.0, cv2.LINE_AA, SHIFT)
+        # a little penumbra, wider the higher the die
+        k = 3 + 2 * int(lift / 10.0)
+        mask = cv2.GaussianBlur(mask, (k, k), 0)
+        strength = self.look.lamp_shadow / (1.0 + lift / 60.0)
+        keep = cv2.merge([1.0 - strength * mask] * 3)
+        sub = img[y0:y1, x0:x1]
+        sub[:] = cv2.multiply(sub, keep, dtype=cv2.CV_8U)
+
+    def _faces(self, centre: np.ndarray, rotation: np.ndarray):
+        """The visible faces of a cube pose: (face indices, corner pixels (4, n, 2), normals,
+        in-face axes u and v, face centres)."""
+        cam = self.table.camera
+        normals = FACE_NORMALS @ rotation.T
+        us = FACE_U @ rotation.T
+        vs = FACE_V @ rotation.T
+        centres = centre + normals * H
+        idx = np.flatnonzero(np.einsum("ij,ij->i", cam.centre - centres, normals) > 0)
         # three corners per face: (-u,-v), (+u,-v), (-u,+v); plus (+u,+v) for the extent
         corners = np.concatenate(
             [centres[idx] - (us[idx] + vs[idx]) * H, centres[idx] + (us[idx] - vs[idx]) * H,
              centres[idx] + (vs[idx] - us[idx]) * H, centres[idx] + (us[idx] + vs[idx]) * H]
         )
         px = cam.project(corners).reshape(4, len(idx), 2)
+        return idx, px, normals, us, vs, centres
+
+    def draw_die(self, img: np.ndarray, pose: DiePose) -> None:
+        """Draw one die (its visible faces, shaded, with motion blur) into img in place."""
+        samples = pose.trail or ((pose.centre, pose.rotation),)
+        faces = [self._faces(c, r) for c, r in samples]
+        faces = [f for f in faces if len(f[0])]
+        if not faces:
+            return
         mx, my = pose.motion
+        if pose.trail:
+            # between the exposure's samples the die moved on: smear each by one sample's step
+            a, b = self.table.camera.project(np.stack([samples[0][0], samples[-1][0]]))
+            mx, my = (b - a) / max(1, len(samples) - 1)
         pad = 2 + int(np.ceil(max(abs(mx), abs(my)) / 2))
-        roi = self._roi(px.reshape(-1, 2), pad)
+        roi = self._roi(np.concatenate([f[1].reshape(-1, 2) for f in faces]), pad)
         if roi is None:
             return
         x0, y0, x1, y1 = roi
         size = (x1 - x0, y1 - y0)
         acc = np.zeros((size[1], size[0], 4), np.float32)
-        s = float(self.sprite_px)
-        src = np.float32([[0, 0], [s, 0], [0, s]])
-        for j, f in enumerate(idx):
-            dst = np.float32(px[:3, j] - [x0, y0])
-            m = cv2.getAffineTransform(src, dst)
-            shade = (0.42 + 0.62 * max(0.0, float(normals[f] @ LIGHT))) * self.look.brightness
-            sprite = shaded_sprite(pose.colour, int(FACE_VALUES[f]), self.sprite_px,
-                                   int(round(shade * SHADE_STEPS)))
-            warped = cv2.warpAffine(sprite, m, size, flags=cv2.INTER_LINEAR)
-            cv2.add(acc, warped, dst=acc)
-            if self.look.glare and normals[f][2] > 0.9:
-                self._glare(acc, warped, centres[f] + (-0.35 * us[f] - 0.3 * vs[f]) * H, x0, y0)
+        for face in faces:
+            self._draw_faces(acc, pose.colour, face, x0, y0, size)
+        if len(faces) > 1:
+            acc *= 1.0 / len(faces)
         if abs(mx) >= 1.5 or abs(my) >= 1.5:
             acc = smear(acc, mx, my)
         sub = img[y0:y1, x0:x1]
@@ -224,6 +270,22 @@ class Renderer:
         out = acc[..., :3] + sub * (1.0 - a)
         np.clip(out, 0, 255, out=out)
         sub[:] = out
+
+    def _draw_faces(self, acc, colour, face, x0, y0, size) -> None:
+        idx, px, normals, us, vs, centres = face
+        s = float(self.sprite_px)
+        src = np.float32([[0, 0], [s, 0], [0, s]])
+        for j, f in enumerate(idx):
+            dst = np.float32(px[:3, j] - [x0, y0])
+            m = cv2.getAffineTransform(src, dst)
+            shade = (0.42 + 0.62 * max(0.0, float(normals[f] @ self.light))) \
+                * self.look.brightness
+            sprite = shaded_sprite(colour, int(FACE_VALUES[f]), self.sprite_px,
+                                   int(round(shade * SHADE_STEPS)))
+            warped = cv2.warpAffine(sprite, m, size, flags=cv2.INTER_LINEAR)
+            cv2.add(acc, warped, dst=acc)
+            if self.look.glare and normals[f][2] > 0.9:
+                self._glare(acc, warped, centres[f] + (-0.35 * us[f] - 0.3 * vs[f]) * H, x0, y0)
 
     def _glare(self, acc, warped, point, x0, y0) -> None:
         # a broad soft sheen on the face turned to the lamp, not a pip-sized dot
@@ -236,6 +298,18 @@ class Renderer:
         k = int(dp * 0.2) | 1
         spot = cv2.GaussianBlur(spot, (k, k), 0) * warped[..., 3]
         acc[..., :3] += spot[..., None] * 255.0
+
+
+def _clip(points: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray | None:
+    """The convex hull of 2-D points cut to the box (x0, y0, x1, y1); None when nothing is
+    left."""
+    hull = cv2.convexHull(points.astype(np.float32))
+    x0, y0, x1, y1 = box
+    rect = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    area, cut = cv2.intersectConvexConvex(hull, rect)
+    if area <= 1e-6 or cut is None:
+        return None
+    return cut.reshape(-1, 2).astype(np.float64)
 
 
 SHADE_STEPS = 40

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from .clip import RenderedFrames, SimClip
 from .dice3d import CUBE_VERTICES, DIE_COLOURS, check_colour, roll_matrix, rot_axis, rot_z
 from .dice3d import top_value as _top_value
 from .hand import HAND_LEAD_S, HandPose, HandStyle, pickup_hand, throw_hand
+from .physical import PhysicalSetup, physical_throw
 from .physics import H, Launch, Track, simulate
 from .render import DiePose, Renderer, rest_centre_z, top_face_box, top_face_point
 from .scene import DIE_MM, TILT_DEG, Look, Table
@@ -419,6 +420,7 @@ def simulate_throw(
     extra_colour: str | None = None,
     hand: bool = False,
     pickup: bool = False,
+    physical: PhysicalSetup | None = None,
     _table: Table | None = None,
     _renderer: Renderer | None = None,
 ) -> SimClip:
@@ -447,6 +449,9 @@ def simulate_throw(
     :param pickup: after the dice rest (and `after_seconds`), a hand comes back and takes each
         die in view, then leaves the empty table (truth "pickup": enter frame, the frame each
         die is taken, leave frame); the clip grows by those frames.
+    :param physical: throw in the physical world (see ``physical``): tumbling cubes thrown in
+        from below the image, this setup's wall, lamp and exposure. None: the default world,
+        exactly as it always was. Not with `hand` or Scenario.EXTRA_DIE.
     """
     if isinstance(scenario, str):
         try:
@@ -466,6 +471,11 @@ def simulate_throw(
         raise ValueError(f"give one colour or a pair of colours, got {colour!r}")
     colours = [check_colour(c) for c in colours]
     look = look or Look.random(pick)
+    if physical is not None:
+        if hand:
+            raise ValueError("the physical world draws no shooter's hand: hand=False")
+        look = replace(look, rail=physical.rail, lamp=physical.lamp, lamp_shadow=physical.shadow,
+                       blur=physical.exposure)
     table = _table or Table(size, die_px=die_px, tilt_deg=tilt_deg)
     renderer = _renderer or Renderer(table, look, seed)
     kind = None
@@ -481,7 +491,15 @@ def simulate_throw(
                        colours[0] if kind == "thrown" else str(xrng.choice(others)))
     elif extra_kind is not None or extra_colour is not None:
         raise ValueError("extra_kind and extra_colour are for Scenario.EXTRA_DIE only")
-    thrown = _throw(scenario, table, colours, fps, seed, max_attempts, kind)
+    if physical is not None:
+        thrown = physical_throw(scenario, table, colours, fps, seed, physical, max_attempts,
+                                matches)
+        if thrown is None:
+            raise SimulationError(
+                f"no {scenario.value} throw found in {max_attempts} attempts for seed {seed} "
+                "(physical world); try another seed or raise max_attempts")
+    else:
+        thrown = _throw(scenario, table, colours, fps, seed, max_attempts, kind)
     if kind is not None:
         thrown.truth["extra_kind"] = kind
 
@@ -541,6 +559,8 @@ def simulate_throw(
         if d["entered_frame"] is not None:
             d["entered_frame"] += n_idle
         d["track"] = [None] * n_idle + d["track"][: rest + 1] + [d["track"][rest]] * n_after
+    if physical is not None:
+        truth["physical"] = {**asdict(physical), "tilt_deg": round(float(tilt_deg), 2)}
     truth.update({
         "seed": int(seed),
         "fps": float(fps),

@@ -84,6 +84,10 @@ class Look:
     :param noise: sensor noise standard deviation in grey levels.
     :param glare: whether a glare spot shines on the felt and on the dice.
     :param blur: exposure as a fraction of the frame time (motion blur length).
+    :param rail: the back wall's face: "pyramids" (rubber pyramids), "wood" or "padding".
+    :param lamp: unit vector toward one hard lamp (faces shaded by it, sharp shadows cast
+        along it); None: the default soft overhead light.
+    :param lamp_shadow: how much of the light a die's shadow takes under that lamp (0..1).
     """
 
     felt: str = "green"
@@ -93,6 +97,9 @@ class Look:
     noise: float = 2.5
     glare: bool = False
     blur: float = 0.5
+    rail: str = "pyramids"
+    lamp: tuple[float, float, float] | None = None
+    lamp_shadow: float = 0.5
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> Look:
@@ -167,6 +174,45 @@ class Table:
         px = self.camera.project(pts3)
         cv2.fillConvexPoly(img, np.round(px * SCALE).astype(np.int32), colour, cv2.LINE_AA, SHIFT)
 
+    def _wall_face(self, img: np.ndarray, rail: str, rng: np.random.Generator) -> None:
+        """The back wall's inner face: rubber pyramids, wood or padding."""
+        xr, wall = self.x_rail, WALL_MM
+        face = np.array([[-xr, 0, 0], [xr, 0, 0], [xr, 0, wall], [-xr, 0, wall]])
+        if rail == "pyramids":
+            self._poly(img, face, (38, 38, 44))
+            # a diamond lattice on its face
+            x0 = np.arange(-xr - wall, xr + wall, 9.0)
+            ends = []
+            for sgn in (-1, 1):
+                zero = np.zeros_like(x0)
+                a = np.stack([np.c_[x0, zero, zero], np.c_[x0 + sgn * wall, zero, zero + wall]],
+                             1)
+                a[..., 0] = np.clip(a[..., 0], -xr, xr)
+                ends.append(a.reshape(-1, 3))
+            p = np.round(self.camera.project(np.concatenate(ends)) * SCALE).astype(np.int32)
+            cv2.polylines(img, list(p.reshape(-1, 2, 2)), False, (60, 62, 70), 1, cv2.LINE_AA,
+                          SHIFT)
+        elif rail == "wood":
+            base = np.array([40, 80, 130], np.float32) * rng.uniform(0.8, 1.2)
+            self._poly(img, face, base.tolist())
+            # grain: thin horizontal streaks of lighter and darker wood
+            for z in np.sort(rng.uniform(1.0, wall - 1.0, 14)):
+                shade = (base * rng.uniform(0.75, 1.25)).tolist()
+                p = np.round(self.camera.project(np.array([[-xr, 0, z], [xr, 0, z]])) * SCALE)
+                cv2.line(img, tuple(p[0].astype(int)), tuple(p[1].astype(int)), shade, 1,
+                         cv2.LINE_AA, SHIFT)
+        elif rail == "padding":
+            base = rng.choice([(70, 40, 110), (35, 35, 40), (30, 60, 30)]).astype(np.float32)
+            self._poly(img, face, base.tolist())
+            # quilted cushion: seams every few centimetres
+            for x in np.arange(-xr + 20.0, xr, 25.0):
+                p = np.round(self.camera.project(np.array([[x, 0, 2.0], [x, 0, wall - 2]]))
+                             * SCALE)
+                cv2.line(img, tuple(p[0].astype(int)), tuple(p[1].astype(int)),
+                         (base * 0.6).tolist(), 1, cv2.LINE_AA, SHIFT)
+        else:
+            raise ValueError(f"rail must be 'pyramids', 'wood' or 'padding', got {rail!r}")
+
     def background(self, look: Look, rng: np.random.Generator) -> np.ndarray:
         """The empty table as a uint8 BGR image: felt, area line, walls, lighting and glare."""
         w, h = self.size
@@ -186,18 +232,7 @@ class Table:
                                       [x + sgn * 40, -40, wall]]), (45, 75, 110))
         self._poly(img, np.array([[-xr - 40, -40, wall], [xr + 40, -40, wall], [xr, 0, wall],
                                   [-xr, 0, wall]]), (50, 85, 120))
-        self._poly(img, np.array([[-xr, 0, 0], [xr, 0, 0], [xr, 0, wall], [-xr, 0, wall]]),
-                   (38, 38, 44))
-        # the wall's rubber pyramids: a diamond lattice on its face
-        x0 = np.arange(-xr - wall, xr + wall, 9.0)
-        ends = []
-        for sgn in (-1, 1):
-            zero = np.zeros_like(x0)
-            a = np.stack([np.c_[x0, zero, zero], np.c_[x0 + sgn * wall, zero, zero + wall]], 1)
-            a[..., 0] = np.clip(a[..., 0], -xr, xr)
-            ends.append(a.reshape(-1, 3))
-        p = np.round(self.camera.project(np.concatenate(ends)) * SCALE).astype(np.int32)
-        cv2.polylines(img, list(p.reshape(-1, 2, 2)), False, (60, 62, 70), 1, cv2.LINE_AA, SHIFT)
+        self._wall_face(img, look.rail, rng)
         # the marked area's line on the felt (its back side is the wall)
         line_w = max(1, int(round(self.die_px_nominal / 16)))
         a = self.area_world

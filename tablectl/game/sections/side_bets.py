@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 from ..errors import BetsClosed, CallOffNotAllowed, SideBetError
 from ..fields import parse_side_bet
 from ..sidebets import (
+    AGAINST,
     BET_CLASSES,
     COME_POINT,
+    COUNT,
     FOR,
     KIND_RULE,
     NO_TERM_KINDS,
@@ -184,22 +186,32 @@ def carry(game: Game, bet_id: str | int, player: str | None) -> list[dict]:
     return [event]
 
 
-def settle_side_bets(game: Game, idx: int, total: int, hard: bool, line: int,
-                     events: list, keep=None) -> None:
-    """The side bets the throw decides (R-S1..R-S7). ``keep``: when given, called with
-    ``(bet, bet.progress())`` for each bet whose progress the throw may change, before it
-    decides (the throw's undo record)."""
+def settle_side_bets(game: Game, idx: int, total: int, line: int, events: list,
+                     keep=None) -> None:
+    """The side bets the throw decides (R-S1..R-S7): each open bet's answer read from its
+    decision table (``SideBet.table``, or ``verdicts`` by the line), applied in the order the
+    bets were made. ``keep``: when given, called with ``(bet, bet.progress())`` just before the
+    throw changes a bet's progress (the throw's undo record, which keeps only what changes)."""
     balances = game.ledger.balances
     escrow = game.ledger.escrow
     append = events.append
     decided = None
     for bet in game.bets.values():
-        if keep is not None and bet.keeps_progress:
-            keep((bet, bet.progress()))
-        r = bet.decide(idx, total, hard, line)
+        table = bet.table
+        r = bet.verdicts[line] if table is None else table[idx]
         if not r:
             continue
-        if r == COME_POINT:
+        if r == COUNT:  # R-S7a: one more throw of its "within"
+            if keep is not None:
+                keep((bet, bet.progress()))
+            bet.seen += 1
+            if bet.seen < bet.within:
+                continue
+            r = AGAINST
+        elif r == COME_POINT:  # R-S3
+            if keep is not None:
+                keep((bet, bet.progress()))
+            bet.set_come_point(total)
             append({"event": "come_point_set", "id": bet.id, "come_point": total,
                     "rule": "R-S3"})
             continue
@@ -231,6 +243,8 @@ def settle_side_bets(game: Game, idx: int, total: int, hard: bool, line: int,
         # R-S4: a come point still pending when the shooter makes his point
         for bet in game.bets.values():
             if bet.kind == "come" and bet.come_point is not None:
+                if keep is not None:
+                    keep((bet, bet.progress()))
                 bet.may_call_off = True
                 game.callable_bets.append(bet)
                 events.append({"event": "side_bet_callable", "id": bet.id,
