@@ -443,20 +443,17 @@ class DiceReader:
             if z is not None and z >= t.coarse_big:
                 scale = min(hi, max(lo, coarse * DET_DIE_PX / z))
         finds = self._detect(frame, scale, t.read_heat)
-        look, seen = scale, finds
-        # no clear die, or a photo larger than a 640-wide view (small dice in a big photo?):
-        # looked at twice the scale, then twice again, until dice show clearly there, of a
-        # size that would not have shown at the coarser look (not their pips), and hotter than
-        # what it saw; the first such look is taken
-        while ((long_side > 640 or not any(f.heat >= t.probe_heat for f in seen))
-               and look * 2 <= hi):
+        look = scale
+        # no clear die (small dice in a big photo?): looked at twice the scale, then twice
+        # again, until dice show clearly, of a size that would not have shown at the coarser
+        # look (not their pips), and hotter than what the first look saw
+        while not any(f.heat >= t.probe_heat for f in finds) and look * 2 <= hi:
             look *= 2
             seen = self._detect(frame, look, t.read_heat)
             z = _typical_size([f for f in seen if f.heat >= t.probe_heat], look)
             if (z is not None and z < 2 * t.size_fit[0]
                     and _hottest(seen) >= _hottest(finds) + t.finer_gain):
                 scale, finds = look, seen
-                break
         for _ in range(t.scale_moves):
             z = _typical_size([f for f in finds if f.heat >= t.probe_heat], scale)
             if z is None or t.size_fit[0] <= z <= t.size_fit[1]:
