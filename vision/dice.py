@@ -443,11 +443,12 @@ class DiceReader:
             if z is not None and z >= t.coarse_big:
                 scale = min(hi, max(lo, coarse * DET_DIE_PX / z))
         finds = self._detect(frame, scale, t.read_heat)
-        look = scale
-        # no clear die (small dice in a big photo?): looked at twice the scale, then twice
-        # again, until dice show clearly, of a size that would not have shown at the coarser
-        # look (not their pips), and hotter than what the first look saw
-        while not any(f.heat >= t.probe_heat for f in finds) and look * 2 <= hi:
+        look, seen = scale, finds
+        while not any(f.heat >= t.probe_heat for f in seen) and look * 2 <= hi:
+            # no clear die: small dice in a big photo? Looked at twice the scale, dice that
+            # show clearly, of a size that would not have shown at this one (not their pips),
+            # and hotter than what this look saw, are taken instead; a finer look that shows
+            # something clearly, taken or not, is the last (finer still would see pips)
             look *= 2
             seen = self._detect(frame, look, t.read_heat)
             z = _typical_size([f for f in seen if f.heat >= t.probe_heat], look)
