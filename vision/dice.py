@@ -168,6 +168,9 @@ class DiceReader:
                 raise OSError(f"{', '.join(missing)} missing (dice_reader.json names "
                               f"{', '.join(names)})")
             self._det = _load_net(d / names[0])
+            # the same detector for ``find``'s coarse probe: cv2.dnn sets a net up again for
+            # each new input size (tens of ms), so the probe's size keeps a net of its own
+            self._probe = _load_net(d / names[0])
             self._cls = _load_net(d / names[1])
             # further classifiers, trained apart, asked only about a crop the first is unsure
             # of; their probabilities are averaged with its own
@@ -229,9 +232,10 @@ class DiceReader:
 
     # ------------------------------------------------------------------ detector
 
-    def _detect(self, frame: np.ndarray, scale: float, min_heat: float = 0.0) -> list[_Find]:
+    def _detect(self, frame: np.ndarray, scale: float, min_heat: float = 0.0,
+                net=None) -> list[_Find]:
         """Die candidates in frame pixels, strongest first; only those at least ``min_heat``
-        (and the tuning's ``heat``) hot."""
+        (and the tuning's ``heat``) hot. ``net``: the detector to run (default ``_det``)."""
         t = self.tuning
         h, w = frame.shape[:2]
         dw = max(DET_STRIDE * 2, int(round(w * scale / DET_STRIDE)) * DET_STRIDE)
@@ -244,8 +248,9 @@ class DiceReader:
             blob[0, c] = plane
         blob -= 127.5
         blob *= 1 / 255.0
-        self._det.setInput(blob)
-        out = self._det.forward()[0]
+        net = self._det if net is None else net
+        net.setInput(blob)
+        out = net.forward()[0]
         logit = out[0]
         floor = max(t.heat, min_heat)
         thr_logit = math.log(floor / (1 - floor))
@@ -434,7 +439,7 @@ class DiceReader:
         scale = min(hi, max(lo, 320.0 / long_side))
         coarse = scale / 2
         if coarse >= lo:
-            z = _typical_size(self._detect(frame, coarse, t.probe_heat), coarse)
+            z = _typical_size(self._detect(frame, coarse, t.probe_heat, self._probe), coarse)
             if z is not None and z >= t.coarse_big:
                 scale = min(hi, max(lo, coarse * DET_DIE_PX / z))
         finds = self._detect(frame, scale, t.read_heat)
@@ -442,7 +447,8 @@ class DiceReader:
         while not any(f.heat >= t.probe_heat for f in seen) and look * 2 <= hi:
             # no clear die: small dice in a big photo? Looked at twice the scale, dice that
             # show clearly, of a size that would not have shown at this one (not their pips),
-            # and hotter than what this look saw, are taken instead
+            # and hotter than what this look saw, are taken instead; a finer look that shows
+            # something clearly, taken or not, is the last (finer still would see pips)
             look *= 2
             seen = self._detect(frame, look, t.read_heat)
             z = _typical_size([f for f in seen if f.heat >= t.probe_heat], look)

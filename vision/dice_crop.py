@@ -147,10 +147,13 @@ def edge_width(frame: np.ndarray, center: tuple[float, float], die_px: float) ->
     patch = frame[y0:y1, x0:x1]
     grey = (cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch).astype(
         np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8.0
-    steep = float(np.percentile(np.hypot(gx, gy)[1:-1, 1:-1], 98))
-    lo, hi = np.percentile(grey, (2, 98))
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    mag = cv2.magnitude(gx, gy)[1:-1, 1:-1].ravel()
+    steep = float(np.partition(mag, int(0.98 * (mag.size - 1)))[int(0.98 * (mag.size - 1))])
+    levels = grey.ravel()
+    k_lo, k_hi = int(0.02 * (levels.size - 1)), int(0.98 * (levels.size - 1))
+    ranked = np.partition(levels, (k_lo, k_hi))
     if steep <= 1e-3:
         return float("inf")
-    return float(hi - lo) / steep / die_px
+    return float(ranked[k_hi] - ranked[k_lo]) / steep / die_px
