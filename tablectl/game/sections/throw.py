@@ -48,8 +48,8 @@ class ThrowUndo:
         self.bets = bets.copy()
         # the bets' progress: taken here for every bet a throw can change only when come bets
         # are callable (the throw first lapses their option, R-S4); else settle_side_bets takes
-        # it from the bets it changes, as it changes them (bench/rules.py: a progress() call for
-        # about one bet a throw instead of three)
+        # it from the bets it changes, as it changes them (bench/rules.py: about 1.1 progress()
+        # calls a throw instead of 1.3)
         self.progress = [(bet, bet.progress()) for bet in bets.values()
                          if bet.keeps_progress] if game.callable_bets else []
         ledger = game.ledger
