@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--dice", metavar="PROFILE", type=Path, default=None,
                    help="read with the profile of the pair on the table (tablectl dice learn)")
     p.add_argument("--die-px", type=float, default=None,
-                   help="a die's edge in pixels, if known (default: assume a 640-wide view)")
+                   help="a die's edge in pixels, if known (default: found from the image, at any photo size)")
     p.set_defaults(func=run)
 
 
