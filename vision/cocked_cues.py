@@ -126,6 +126,9 @@ class CockedSettings:
     :param pair_conf_weight: see ``pair_reach_weight``.
     :param pair_min_score: a close pair whose likelier die scores no more than this is taken
         for two flat dice lying close. Off (-inf): a cocked throw must never be paid.
+    :param pair_wall_margin: of a close pair one of whose dice the wall cue flags, the other
+        is the leaning one instead (``pairs``) when the lean model's belief and the
+        ``lean_scores`` both put it at least this far above the die at the wall.
     :param pair_keep_share: the other die of such a pair is cocked as well only if the wall
         cue says so or the reader's ``cocked_share`` is at least this.
     :param lean_model: with a reader that has the lean model (``DiceReader.lean``,
@@ -167,6 +170,7 @@ class CockedSettings:
     pair_reach_weight: float = 3.0
     pair_conf_weight: float = 2.0
     pair_keep_share: float = 0.98
+    pair_wall_margin: float = 0.5
     pair_min_score: float = -math.inf
     lean_model: bool = True
     pair_min_lean: float = 0.1
@@ -434,6 +438,28 @@ def lean_scores(
     return scores[0], scores[1]
 
 
+def _leans_on_the_other_instead(
+    silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray, readings: tuple,
+    on_wall: tuple[bool, bool], beliefs: tuple[float, float] | None,
+) -> bool:
+    """Whether, of a close pair one of whose dice the wall cue finds leaning on the wall, the
+    other die is the one leaning (on the first): the lean model (``beliefs``) and the reader's
+    and the silhouettes' ``lean_scores`` both take the die off the wall for the likelier by
+    far (``pair_wall_margin``). The wall cue compares a top with a silhouette and is fooled by
+    a flat die at the wall whose silhouette is cut short (a die of the felt's colour); the die
+    leaning on it shows its lean to the reader, the silhouettes and the model at once. Either
+    way one die of the pair is flagged (never none): a throw with it still goes to the
+    operator."""
+    ri, rj = readings
+    if on_wall[0] == on_wall[1] or beliefs is None or ri is None or rj is None:
+        return False
+    off = 1 if on_wall[0] else 0  # the die the wall cue does not flag
+    scores = lean_scores(silhouettes, settings, frame, ri, rj)
+    margin = settings.pair_wall_margin
+    return (beliefs[off] - beliefs[1 - off] >= margin
+            and scores[off] - scores[1 - off] >= margin)
+
+
 def pairs(
     silhouettes: RestSilhouettes,
     settings: CockedSettings,
@@ -462,7 +488,10 @@ def pairs(
             continue
         ri = readings[i] if i < len(readings) else None
         rj = readings[j] if j < len(readings) else None
-        if on_wall[i] or on_wall[j]:
+        if (on_wall[i] or on_wall[j]) and not _leans_on_the_other_instead(
+            silhouettes, settings, frame, (ri, rj), (on_wall[i], on_wall[j]),
+            None if beliefs is None else (beliefs[i], beliefs[j]),
+        ):
             si, sj = float(on_wall[i]), float(on_wall[j])
         elif beliefs is not None:
             si, sj = beliefs[i], beliefs[j]

@@ -557,9 +557,10 @@ class PlacedReader:
         return out
 
 
-def _pair_throw(dice, shares, geometric=True, confidence=0.95, **settings):
+def _pair_throw(dice, shares, geometric=True, confidence=0.95, lean=None, **settings):
     """Two dice slide in from the front and come to rest as drawn by _draw_pair_die (kwargs per
-    die in `dice`, each with "top"); returns the observed dice in the order given."""
+    die in `dice`, each with "top"); `lean`: the lean model's belief per die, or None (no
+    model); returns the observed dice in the order given."""
     bg = background(0)
     frames = [(i / 60, bg.copy()) for i in range(10)]
     for k in range(21):
@@ -573,6 +574,8 @@ def _pair_throw(dice, shares, geometric=True, confidence=0.95, **settings):
     frames += [((31 + i) / 60, frames[-1][1].copy()) for i in range(30)]
     tops = [d["top"] for d in dice]
     reader = PlacedReader(tops, [d["value"] for d in dice], shares, confidence)
+    if lean is not None:
+        reader.lean = _PlacedLean(tops, lean)
     settings = TrackerSettings(cocked=CockedSettings(geometric_cocked=geometric, **settings))
     (obs,), _ = run(frames, ThrowTracker(CAL, reader=reader, settings=settings))
     assert len(obs.dice) == 2
@@ -655,6 +658,45 @@ def test_a_die_leaning_on_the_wall_explains_a_close_pair():
     lean = dict(top=(300.0, WALL_Y + 0.6 * DIE), value=3, side="up", side_w=0.35, front=0.0)
     flat = dict(top=(300.0 + 1.2 * DIE, WALL_Y + 0.75 * DIE), value=4)
     got = _pair_throw([lean, flat], [0.2, 0.45])
+    assert [d.cocked for d in got] == [True, False]
+
+
+class _PlacedLean:
+    """A lean model with a given belief for the die nearest each place."""
+
+    def __init__(self, tops, beliefs):
+        self.tops, self.given = tops, beliefs
+
+    def beliefs(self, frame, centers, die_px, toward_wall):
+        return [self.given[min(range(len(self.tops)), key=lambda k: math.dist(self.tops[k], c))]
+                for c in centers]
+
+
+def _flat_at_wall_and_one_leaning_on_it():
+    """A flat die against the wall drawn without its front face (as a die of the felt's colour
+    is cut out: the wall cue takes it for leaning on the wall), and beside it, along the wall, a
+    die leaning on it, showing the face that was against it."""
+    flat = dict(top=(300.0, WALL_Y + 0.5 * DIE), value=2, front=0.0)
+    lean = dict(top=(300.0 + 1.3 * DIE, WALL_Y + 0.8 * DIE), value=5, side="left", side_w=0.3)
+    return [flat, lean]
+
+
+def test_a_die_leaning_on_a_flat_die_at_the_wall_is_the_cocked_one_when_all_cues_say_so():
+    """Of a close pair, the wall cue flags the die at the wall; the reader, the silhouettes and
+    the lean model all take the other for the leaning one: it is (R-I2), and the die at the
+    wall is read. Whatever the cues say, one die of a close pair is flagged."""
+    dice = _flat_at_wall_and_one_leaning_on_it()
+    got = _pair_throw(dice, [0.2, 0.7], lean=[0.05, 1.0])
+    assert [(d.cocked, d.value) for d in got] == [(False, 2), (True, None)]
+    # the lean model alone does not move the flag off the wall (the other die drawn flat, the
+    # reader as unsure of both)...
+    flat_beside = [dice[0], dict(dice[1], side=None, side_w=0.0)]
+    got = _pair_throw(flat_beside, [0.3, 0.3], lean=[0.05, 1.0])
+    assert [d.cocked for d in got] == [True, False]
+    # ...nor do the reader and the silhouettes alone, nor anything without the model
+    got = _pair_throw(dice, [0.2, 0.7], lean=[0.6, 0.9])
+    assert [d.cocked for d in got] == [True, False]
+    got = _pair_throw(dice, [0.2, 0.7])
     assert [d.cocked for d in got] == [True, False]
 
 
