@@ -21,10 +21,12 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
 - The lean model (``vision.die_lean``, the reader's ``lean``, with ``lean_model`` on): a small
   net that sees each resting die with its surroundings, the back wall up. Where it is there,
   the pair cue takes the die it believes leans more. It learnt from our simulator only, so it
-  never clears a flag alone: a wall-cue flag (``lean_wall_min``) or a flag of the reader's
-  alone on a die it reads (``lean_clear``) only where the top-face cue sees a square top, and
-  a close pair only when the reader's and the silhouettes' score agrees (``pair_min_lean``,
-  ``pair_clear_score``).
+  never clears a flag alone: a flag of the reader's alone on a die it reads (``lean_clear``)
+  only where the top-face cue sees a square top, and a close pair only when the reader's and
+  the silhouettes' score agrees (``pair_min_lean``, ``pair_clear_score``, and
+  ``pair_wall_margin`` for a pair one of whose dice the wall cue flags). It never clears a
+  wall-cue flag: a square top does not confirm its "flat" there (a die leaning 10-20 degrees
+  on the wall shows a top foreshortened by under 6%).
 """
 
 from __future__ import annotations
@@ -109,7 +111,8 @@ class CockedSettings:
     :param wall_lean: the wall cue without a reader: a silhouette closer than this (die edges)
         to the wall line than a flat die's can be.
     :param wall_near: with a reader, the wall cue looks at dice whose silhouette's centre lies
-        within this many die edges of the wall line...
+        within this many die edges of the wall line (a die leaning on the wall has it up to
+        0.6-0.7 out)...
     :param wall_top_shift: ...and flags one whose top face (the reader's centre) is not at
         least this many die edges nearer the wall than its silhouette's centre, once
         ``wall_share_weight`` times the reader's ``cocked_share`` is added to that shift and
@@ -141,8 +144,6 @@ class CockedSettings:
         more than this, and whose ``lean_scores`` are no more than ``pair_clear_score``, is
         taken for two flat dice lying close.
     :param pair_clear_score: see ``pair_min_lean``.
-    :param lean_wall_min: the lean model's belief below which, with a square top face, a
-        wall-cue flag is cleared.
     :param lean_clear: a die only the reader flags, which the lean model believes leans no
         more than this and whose top face is square, is read after all (its ``best_face``) if
         the reader's confidence in that face reaches its ``min_confidence`` and its
@@ -161,8 +162,8 @@ class CockedSettings:
     wall_face_near: float = 0.75
     wall_face_excess: float = 0.08
     wall_lean: float = 0.42
-    wall_near: float = 0.55
-    wall_top_shift: float = 0.18
+    wall_near: float = 0.6
+    wall_top_shift: float = 0.2
     wall_share_weight: float = 0.0
     wall_distance_weight: float = 0.2
     pair_lean: float = 1.5
@@ -174,7 +175,6 @@ class CockedSettings:
     pair_min_score: float = -math.inf
     lean_model: bool = True
     pair_min_lean: float = 0.1
-    lean_wall_min: float = 0.02
     pair_clear_score: float = -1.5
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
@@ -574,14 +574,6 @@ def judge_cocked(
     ]
     tilted = top_faces(geometry, settings, frame, boxes, readings)
     beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
-    if beliefs is not None:
-        # a flat die by the wall, seen nearly from above, can pass the wall cue: the lean
-        # model, which sees the face that was against the wall, may clear it, but only where
-        # the top face is seen square as well (the model learnt from our simulator alone)
-        walls = [
-            w and not (b < settings.lean_wall_min and t is False)
-            for w, b, t in zip(walls, beliefs, tilted, strict=True)
-        ]
     # the top-face cue: a die by the wall or the other die whose top is foreshortened
     near = [
         geometry.wall_distance(*boxes[i][0])[0] <= settings.face_near_wall * die
