@@ -18,6 +18,7 @@ The thresholds live in ``vision/models/dice_reader.json`` beside the models
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import statistics
@@ -305,7 +306,7 @@ class DiceReader:
             roi = frame[max(0, y0) : max(0, min(h, y1)), max(0, x0) : max(0, min(w, x1))]
             if roi.size == 0:
                 roi = np.zeros((2 * half, 2 * half, 3), np.uint8)
-            else:
+            elif x0 < 0 or y0 < 0 or x1 > w or y1 > h:
                 roi = cv2.copyMakeBorder(roi, max(0, -y0), max(0, y1 - h), max(0, -x0),
                                          max(0, x1 - w), cv2.BORDER_REPLICATE)
             patches.append(cv2.resize(roi, (p, p), interpolation=cv2.INTER_AREA))
@@ -313,15 +314,14 @@ class DiceReader:
             origins.append((x0, y0))
         blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
         out = _forward_each(self._refiner, blob)
-        g = p // DET_STRIDE
-        yy, xx = np.mgrid[0:g, 0:g]
+        cells = _cell_distances(p // DET_STRIDE)
         refined = []
         thr_logit = math.log(t.heat / (1 - t.heat))
         lo, hi = t.refine_sizes
         for (cx, cy, size), o, k, (x0, y0) in zip(dice, out, scales, origins, strict=True):
             # cells near the given centre (the patch centre)
             r = t.refine_reach * size * k / DET_STRIDE
-            near = (xx + 0.5 - g / 2) ** 2 + (yy + 0.5 - g / 2) ** 2 <= r * r
+            near = cells <= r * r
             if size_known:
                 # a detection much larger or smaller than the calibrated die is not one die
                 # (two dice lying close seen as one, a pip seen as a die)
@@ -759,6 +759,16 @@ def _body_colour(frame: np.ndarray, center: tuple[float, float], size: float,
     body = lab[np.abs(lightness - np.median(lightness)) <= t.body_lightness]
     a, b = (float(np.median(body[:, 1])) - 128.0, float(np.median(body[:, 2])) - 128.0)
     return math.hypot(a, b), math.degrees(math.atan2(b, a))
+
+
+@functools.lru_cache(maxsize=4)
+def _cell_distances(g: int) -> np.ndarray:
+    """The squared distance of each cell of a g x g heat map from the map's centre, in cells
+    (read only: computed once per size)."""
+    yy, xx = np.mgrid[0:g, 0:g]
+    cells = (xx + 0.5 - g / 2) ** 2 + (yy + 0.5 - g / 2) ** 2
+    cells.flags.writeable = False
+    return cells
 
 
 def _typical_size(finds: list[_Find], scale: float) -> float | None:
