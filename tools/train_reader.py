@@ -1218,13 +1218,15 @@ def main(argv=None):
                   model_dir=a.model_dir,
                   temperature=a.temperature, per_die=a.per_die, n_bg=a.backgrounds,
                   n_cocked=a.cocked_crops, mined=not a.no_mine)
-    elif a.stage == "export-cls":  # the last saved weights of a run stopped early
+    elif a.stage == "export-cls":
+        # a run's saved weights (the last epoch's of a run stopped early, or a run exported
+        # again with the temperature ``calibrate`` fitted: --warm-from RUN.pt --temperature T)
         import torch
 
         out = a.out or MODELS / "dice_cls.onnx"
         net = cls_net("wide" if a.wide else a.arch)
-        net.load_state_dict(torch.load(WORK / (out.stem + ".pt")))
-        export(net, (1, 3, CROP["px"], CROP["px"]), out)
+        net.load_state_dict(torch.load(a.warm_from or WORK / (out.stem + ".pt")))
+        export(with_temperature(net, a.temperature), (1, 3, CROP["px"], CROP["px"]), out)
     elif a.stage == "calibrate":
         if not a.runs:
             ap.error("calibrate takes the --model-dir folders of leave-out runs")
