@@ -704,12 +704,8 @@ class DiceReader:
                 np.array(self._cls.getParam(lid, 1)).reshape(-1)[:6].astype(np.float32))
 
     def _by_profile(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
-        """The readings with the pair's profile heeded. A die unlike the pair's pictures keeps
-        the general reader's reading. A die of the pair is read as the face the profile sees
-        surely, unless the general reader reads another face (two that disagree give no value:
-        the operator rules); where the profile hesitates, the general reading stands, unless
-        it is below ``sure`` and the pair's nearest picture is of another face. A flagged die
-        stays flagged."""
+        """The readings with the pair's profile heeded (``DiceProfile.heed``, die by die; a
+        flagged die stays flagged, unjudged)."""
         if self.profile is None:
             return readings
         todo = [i for i, r in enumerate(readings) if not r.cocked]
@@ -718,25 +714,8 @@ class DiceReader:
         feats = self.features(frame, [(readings[i].center[0], readings[i].center[1],
                                        readings[i].box[1][0]) for i in todo], turns=4)
         out = list(readings)
-        known = self.profile.known_faces
         for i, v in zip(todo, self.profile.judge(feats, views=4), strict=True):
-            r = readings[i]
-            if not v.of_pair:
-                continue  # not this pair: the general reading stands
-            if v.value is None:
-                if (r.value is not None and r.confidence < self.tuning.sure
-                        and v.pictured != r.value):
-                    # a reading the general reader is not sure of, whose nearest picture of
-                    # the pair is of another face: the two disagree, no value
-                    out[i] = replace(r, value=None)
-                continue  # else the general reading stands
-            if r.value is not None and r.value != v.value:
-                out[i] = replace(r, value=None)
-            elif r.value is None and (r.best_face == v.value or r.best_face in known):
-                # (a die the general reader leans to see as a face the profile never saw is
-                # left to the operator: the profile cannot tell that face from its nearest)
-                out[i] = replace(r, value=v.value, best_face=v.value,
-                                 confidence=v.confidence)
+            out[i] = self.profile.heed(readings[i], v, sure=self.tuning.sure)
         return out
 
 
