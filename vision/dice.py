@@ -586,13 +586,21 @@ class DiceReader:
         ``blur_max`` die edges, ``vision.dice_crop.edge_width``) to show its pips is given no
         value, however sure the classifier is: a crop scaled up from a few pixels, or from a
         blur, shows blobs the classifier was never taught to doubt (its confidence on such a
-        crop means nothing)."""
+        crop means nothing). So is a die read unsurely (below ``sure``) at more than
+        ``odd_size`` times the median size of at least three other dice of the frame read as a
+        face (the finds called no face are often shadows and edges of any size): the detector
+        saw it too large, and its crop shows the table or a neighbour around its face (a small
+        die of a tray read at twice its neighbours' size was misread)."""
         t = self.tuning
+        sizes = [r.box[1][0] if r.value is not None else None for r in readings]
         out = []
-        for r in readings:
+        for k, r in enumerate(readings):
             size = r.box[1][0]
+            others = [s for j, s in enumerate(sizes) if j != k and s is not None]
             if r.value is not None and (size < t.min_die_px
-                                        or edge_width(frame, r.center, size) > t.blur_max):
+                                        or edge_width(frame, r.center, size) > t.blur_max
+                                        or (r.confidence < t.sure
+                                            and _odd_size(size, others, t))):
                 r = replace(r, value=None)
             out.append(r)
         return out
@@ -709,6 +717,13 @@ class DiceReader:
         for i, v in zip(todo, self.profile.judge(feats, views=4), strict=True):
             out[i] = self.profile.heed(readings[i], v, sure=self.tuning.sure)
         return out
+
+
+def _odd_size(size: float, others: list[float], t: ReaderTuning) -> bool:
+    """Whether a die of ``size`` is far larger (``odd_size``) than the median of the ``others``
+    of its frame (at least three of them; never when ``odd_size`` is 0)."""
+    return (t.odd_size > 0 and len(others) >= 3
+            and size > t.odd_size * statistics.median(others))
 
 
 def _one_die(a: DieReading, b: DieReading, t: ReaderTuning) -> bool:

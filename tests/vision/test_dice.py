@@ -606,3 +606,48 @@ def test_a_die_too_blurred_or_too_small_is_not_read_however_sure(reader):
     assert [d.value for d in strict.find(frame)] == [4, 4]
     strict.tuning = replace(reader.tuning, min_die_px=2 * max(d.box[1][0] for d in sharp))
     assert [d.value for d in strict.find(frame)] == [None, None]
+
+
+def test_a_die_read_unsurely_at_twice_its_neighbours_size_is_not_read(reader):
+    """A small die of a tray whose find came out twice too large is read from a crop showing
+    the felt and its neighbours around its face: below ``sure`` and more than ``odd_size``
+    times the median size of three or more other dice read as faces, it gets no value (not
+    cocked: the operator rules). A sure reading, a frame of fewer dice, dice read as no face
+    and a card with ``odd_size`` 0 keep the value."""
+    from dataclasses import replace
+
+    frame, truth = still("colours_tray")
+    t = reader.tuning
+    assert t.odd_size > 1
+
+    def die(k, size, confidence, value=3):
+        _, x, y, _ = truth[k]
+        return DieReading(value, (x, y), ((x, y), (size, size), 0.0), confidence, False, 0.0,
+                          value)
+
+    size = max(min(r / 0.9 for *_, r in truth), 1.25 * t.min_die_px)
+    small = [die(k, size, 0.99) for k in range(3)]
+    odd = die(3, (t.odd_size + 0.1) * size, 0.9)
+    assert [d.value for d in reader._too_poor(frame, [*small, odd])] == [3, 3, 3, None]
+    assert reader._too_poor(frame, [*small, odd])[-1].cocked is False
+    sure = replace(odd, confidence=t.sure)
+    assert [d.value for d in reader._too_poor(frame, [*small, sure])] == [3, 3, 3, 3]
+    assert reader._too_poor(frame, [*small[:2], odd])[-1].value == 3
+    unread = [replace(d, value=None) for d in small]
+    assert reader._too_poor(frame, [*unread, odd])[-1].value == 3
+    off = DiceReader()
+    off.tuning = replace(off.tuning, odd_size=0.0)
+    assert off._too_poor(frame, [*small, odd])[-1].value == 3
+
+
+def test_a_card_without_the_odd_size_rule_takes_its_default(tmp_path):
+    """``odd_size`` came after the shipped card: a card without it loads with the default."""
+    import json
+
+    from vision.dice_tuning import ReaderTuning
+
+    copy_models(tmp_path)
+    card = json.loads((tmp_path / "dice_reader.json").read_text())
+    card["thresholds"].pop("odd_size", None)
+    (tmp_path / "dice_reader.json").write_text(json.dumps(card))
+    assert DiceReader(tmp_path).tuning.odd_size == ReaderTuning.odd_size == 1.8
