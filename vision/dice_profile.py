@@ -2,14 +2,13 @@
 
 A profile keeps, per face, the shipped face classifier's picture of that face on this pair (its
 last map before the linear layer, 1,600 numbers, for each crop of a labelled die, turned by
-quarter turns and cut a little off centre and off size). A die is read with the profile as the
-face whose pictures lie nearest its own, when
-
-* its nearest picture lies within ``match_distance`` (else the die is not of this pair, and the
-  general reader's reading stands: a die that matches neither is still not guessed), and
-* the nearest picture of any *other* face lies clearly further (``ratio``: the nearest
-  distance over the other faces' nearest at most this), and
-* the general reader does not read it as another face.
+quarter turns and cut a little off centre and off size), and a face head over those pictures
+(the classifier's face rows moved to fit the pair). ``DiceProfile.judge`` sees a die four ways
+(its crop's quarter turns): whether it is of the pair (its nearest picture within
+``match_distance``; else the general reader's reading stands: a die that matches neither is
+still not guessed), the face the head gives and how surely, and the face of the nearest
+picture. ``DiceProfile.heed`` then decides the die from that verdict and the general reader's
+reading (its rules are in its docstring and in docs/reader.md).
 
 ``match_distance`` is calibrated when the profile is learnt, on crops of the same pair held out
 from the pictures (each photo read with the pictures of the others). numpy only, so it runs on
@@ -74,6 +73,9 @@ class ProfileVerdict:
     :param confidence: the pair's face head's probability of ``nearest``.
     :param pictured: the face of the learnt picture nearest the crop (the head and the
         pictures are two ways of seeing the pair; where they differ, neither is sure).
+    :param probabilities: the head's probability of each face 1..6 (averaged over the views).
+    :param face_distances: the cosine distance to the nearest picture of each face 1..6 (inf
+        for a face the profile has no picture of).
     """
 
     of_pair: bool
@@ -108,10 +110,11 @@ def fit_head(x: np.ndarray, faces: np.ndarray, w0: np.ndarray, b0: np.ndarray,
              steps: int = _HEAD_STEPS) -> tuple[np.ndarray, np.ndarray]:
     """The shipped classifier's six face rows (``w0`` 6xD, ``b0`` 6) moved to fit this pair's
     crops: softmax cross-entropy by gradient descent, pulled back towards the shipped weights
-    (so a few crops adapt it rather than replace it)."""
-    w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
-    x = x.astype(np.float64)
-    y = np.eye(6)[faces.astype(int) - 1]
+    (so a few crops adapt it rather than replace it). In float32: the products of a thousand
+    crops by 1,600 numbers are most of a profile's learning time, and half as long so."""
+    w, b = w0.astype(np.float32).copy(), b0.astype(np.float32).copy()
+    x = np.ascontiguousarray(x, np.float32)
+    y = np.eye(6, dtype=np.float32)[faces.astype(int) - 1]
     scale = 1.0 / max(1e-6, float(np.mean(np.sum(x * x, axis=1))))
     for _ in range(steps):
         z = x @ w.T + b
@@ -119,9 +122,9 @@ def fit_head(x: np.ndarray, faces: np.ndarray, w0: np.ndarray, b0: np.ndarray,
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
         g = (p - y) / len(x)
-        w -= _HEAD_LR * scale * (g.T @ x + _HEAD_PULL * (w - w0))
-        b -= _HEAD_LR * (g.sum(axis=0) + _HEAD_PULL * (b - b0))
-    return w.astype(np.float32), b.astype(np.float32)
+        w -= np.float32(_HEAD_LR * scale) * (g.T @ x + np.float32(_HEAD_PULL) * (w - w0))
+        b -= np.float32(_HEAD_LR) * (g.sum(axis=0) + np.float32(_HEAD_PULL) * (b - b0))
+    return w, b
 
 
 def head_probabilities(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
