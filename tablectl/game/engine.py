@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Container, Iterable, Iterator
+from itertools import chain
 from typing import NoReturn
 
 from .center import CenterBet
@@ -44,6 +45,7 @@ SNAPSHOT_VERSION = 1
 UNDO_READERS = frozenset({"operator_ruling", "warn"})
 # the commands that can make a throw count (sections/throw.py throw_counts), so keep its undo
 THROW_COMMANDS = frozenset({"throw", "operator_ruling"})
+_END = object()  # Game.replay: after the last command
 
 
 def unknown_command(command) -> NoReturn:
@@ -128,16 +130,14 @@ class Game:
         A refused command raises what ``apply`` raises and ends the replay; the game then holds
         the commands before it (but an override of the last of them may not be possible).
         """
-        # apply() inlined: one call less a command, and the undo decided only for the commands
-        # that can make a throw count (about 5% of bench/rules.py's rebuild)
+        # apply() inlined: one call less a command; the command after each one read by the
+        # loop itself, and the undo decided only for the commands that can make a throw count
+        # (about 10% fewer bytecodes a command than next() and a position count each)
         runners = RUNNERS
-        it = iter(commands)
-        end = object()
-        following = next(it, end)
-        position = 0
-        while following is not end:
-            command = following
-            following = next(it, end)
+        start = self.commands_applied
+        it = chain(commands, (_END,))
+        command = next(it)
+        for following in it:
             try:
                 name = command["command"]
                 run = runners[name]
@@ -146,7 +146,8 @@ class Game:
             if run is None or type(command) is not dict:
                 unknown_command(command)
             if name in THROW_COMMANDS:
-                self.keep_undo = (following is end or position in snapshots_after
+                self.keep_undo = (following is _END
+                                  or self.commands_applied - start in snapshots_after
                                   or type(following) is not dict
                                   or following.get("command") in UNDO_READERS)
                 try:
@@ -159,7 +160,7 @@ class Game:
                 pay_out_leavers(self, events)
             self.commands_applied += 1
             yield events
-            position += 1
+            command = following
 
     def rebuild(self, commands: Iterable[dict]) -> int:
         """Play ``commands`` in order for the state they leave (a journal's, as after a failed

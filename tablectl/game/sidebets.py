@@ -393,24 +393,11 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
 
     Returns (terms, key, extra): ``terms`` as given to the odds module and stored with the bet,
     ``key`` a small int standing for them (for the odds caches), ``extra`` the (wins, loses)
-    outcome masks of a proposition and its decision table (None for other kinds). Raises CommandError naming the
-    field and what it should be.
+    outcome masks of a proposition and its decision table (None for other kinds). Raises
+    CommandError naming the field and what it should be.
     """
-    if kind in NO_TERM_KINDS:
-        return NO_TERMS
-    if kind == "hardway":
-        n = cmd.get("number")
-        parsed = _HARDWAY_TERMS.get(n) if type(n) is int else None
-        if parsed is None:
-            raise CommandError(f"hardway bet needs \"number\": one of 4, 6, 8, 10 (got {n!r})")
-        return parsed
-    if kind == "number":
-        n = cmd.get("number")
-        parsed = _NUMBER_TERMS.get(n) if type(n) is int else None
-        if parsed is None:
-            raise CommandError(f"number bet needs \"number\": a total 2..12 other than 7 "
-                               f"(got {n!r})")
-        return parsed
+    # the kinds in the order of how often they come here (run_side_bet sends no line, point
+    # or come bet)
     if kind == "proposition":
         if "wins" not in cmd:
             raise CommandError("proposition bet needs \"wins\": a total, a combination like "
@@ -444,6 +431,21 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
         except TypeError:  # something unhashable: the uncached parse says what is wrong
             terms, key, wm, lm = _parse_proposition(wins, loses, within)
         return terms, key, (wm, lm, _proposition_table(wm, lm, within is not None))
+    if kind == "hardway":
+        n = cmd.get("number")
+        parsed = _HARDWAY_TERMS.get(n) if type(n) is int else None
+        if parsed is None:
+            raise CommandError(f"hardway bet needs \"number\": one of 4, 6, 8, 10 (got {n!r})")
+        return parsed
+    if kind == "number":
+        n = cmd.get("number")
+        parsed = _NUMBER_TERMS.get(n) if type(n) is int else None
+        if parsed is None:
+            raise CommandError(f"number bet needs \"number\": a total 2..12 other than 7 "
+                               f"(got {n!r})")
+        return parsed
+    if kind in NO_TERM_KINDS:
+        return NO_TERMS
     raise CommandError(f"unknown side bet kind {kind!r}; one of {', '.join(KIND_RULE)}")
 
 
