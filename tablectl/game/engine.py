@@ -125,14 +125,16 @@ class Game:
         out where nothing can read it: a throw keeps it when it is the last command, when the
         command after it is an ``operator_ruling`` or a ``warn``, or when its position (0 for
         the first command) is in ``snapshots_after`` (``snapshot()`` writes it out there). So
-        read ``snapshot()`` between commands only at those positions.
+        read ``snapshot()`` between commands only at those positions, and play on with
+        ``apply`` only once the replay is through (a replay left early may have dropped the
+        last throw's record).
 
         A refused command raises what ``apply`` raises and ends the replay; the game then holds
         the commands before it (but an override of the last of them may not be possible).
         """
         # apply() inlined: one call less a command; the command after each one read by the
         # loop itself, and the undo decided only for the commands that can make a throw count
-        # (about 10% fewer bytecodes a command than next() and a position count each)
+        # (the loop is still about 13% of bench/rules.py's rebuild, counted in bytecodes)
         runners = RUNNERS
         start = self.commands_applied
         it = chain(commands, (_END,))
@@ -171,8 +173,8 @@ class Game:
         refused), and a throw keeps its undo record only as ``replay`` says. A refused command
         raises what ``apply`` raises, as in ``replay``.
         """
-        # about a quarter of the replay is building events (bench/rules.py: rebuild against
-        # replay, docs/commands.md "Speed")
+        # building the events and the undo records is about a fifth of a replay (valgrind on
+        # bench/rules.py's journal: 321 M instructions against 413 M, docs/commands.md "Speed")
         self.quiet = True
         before = self.commands_applied
         try:

@@ -150,7 +150,8 @@ class SideBet:
     def __init__(self, bet_id, backer: str, layer: str, stake_for: int, stake_against: int,
                  terms: dict, extra=None) -> None:
         # the kinds with fields of their own set these six themselves rather than call this
-        # (a bet is made about 2.4 times a throw; the chained call cost 40% of making one)
+        # (a bet is made about 2.4 times a throw; timeit on the loaded VM: 0.73 us a come bet
+        # against 1.21 us with the chained call)
         self.id = bet_id
         self.backer = backer
         self.layer = layer

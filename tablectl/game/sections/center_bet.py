@@ -71,7 +71,8 @@ def settle_center(game: Game, dice_win: bool, events: list) -> None:
 
 def center_bet(game: Game, amount: int) -> list[dict]:
     # about one a come-out: the checks that pass go by in a comparison each, the helpers with
-    # the messages run only for a bet they refuse (as side_bet does)
+    # the messages run only for a bet they refuse, as side_bet does (bench/rules.py: 145
+    # bytecodes a center bet against 188, and 189 a fade against 271)
     if game.pending_ruling is not None or game.rolling:
         game.check_bets_open()
     shooter = game.shooter
