@@ -7,7 +7,12 @@ side (shaded faces, a shine, a long shadow on the ground), the body opaque or tr
 ground seen through it, tinted), sometimes beside another die, on a tray, wood, felt or a dark
 ground; then blurred, noised and JPEG-coded at the die's size in pixels (``size_px``), and cut
 as the reader cuts a die (vision/dice_crop.py ``crop_die`` at the top face's centre, square to
-the die as ``die_angle`` finds it). The label is the top face's value.
+the die as ``die_angle`` finds it). The label is the top face's value, or ``COCKED`` for a die
+leaning 18-40 degrees (on a wall or another die) under a nearly overhead camera: the table's
+camera looks down, so a die that shows its sides is one that leans, and must not be read.
+
+A marbled body is veined (a second, sometimes third, colour in streaks bent by turbulence, as
+acrylic marbled dice are) or swirled; a wooden one has growth rings and fine grain.
 
     python tools/render_dice_crops.py --n 48 --out /tmp/rendered.png   # a contact sheet
 
@@ -34,6 +39,11 @@ from vision.simulator.dice3d import PIP_LAYOUTS  # noqa: E402
 _CORNER = abs(PIP_LAYOUTS[4][0][0])
 PIPS = {v: [(x / _CORNER, y / _CORNER) for x, y in pts] for v, pts in PIP_LAYOUTS.items()}
 TEX = 96  # face texture side, pixels
+# the renderer's version, in the name of train_reader's cache of rendered crops (2: veined
+# marbling, wood grain, leaning dice, the camera within 15 degrees of overhead)
+RENDERER = 2
+COCKED = 7  # the label of a leaning die (train_reader's class 6, after the six faces)
+LEAN_DEG = (18.0, 40.0)  # how far a cocked die leans (the simulator's cocked dice)
 
 # the cube's faces: outward normal and two in-face axes (u, v), in the die's own frame
 FACES = [
@@ -52,12 +62,14 @@ class DieLook:
 
     body: np.ndarray
     pip: np.ndarray
-    marble: np.ndarray | None  # a second body colour swirled in, or None
+    marble: np.ndarray | None  # a second body colour laid in (``grain``), or None
     translucent: float  # 0 opaque .. 0.7 much of the ground seen through
     engraved: bool  # pips cut into the face (a dark rim), not only painted
     corner: float  # corner rounding, share of the face side (0 sharp .. 0.22)
     pip_radius: float  # share of the face side
     pip_spacing: float  # share of the face side
+    grain: str = "swirl"  # how ``marble`` lies in the body: "swirl", "veins" or "wood"
+    third: np.ndarray | None = None  # veins: a third colour in thin streaks, or None
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> DieLook:
@@ -88,14 +100,78 @@ class DieLook:
                 pip = rng.uniform(0, 255, 3)
             if _contrast(body, pip) > 70:
                 break
-        marble = None
-        if rng.random() < 0.25:
+        marble, grain, third = None, "swirl", None
+        pattern = rng.random()
+        if pattern < 0.12:  # wood: a brown body, its rings a darker brown
+            body = _wood_colour(rng)
+            marble = body * rng.uniform(0.45, 0.75)
+            grain = "wood"
+            if _contrast(body, pip) <= 70:
+                pip = np.array([20.0, 20, 20]) if body.mean() > 110 else np.array([235.0] * 3)
+        elif pattern < 0.37:  # marbled: veins of a second colour (dark in light, light in dark)
+            grain = "veins" if rng.random() < 0.7 else "swirl"
             marble = np.clip(body + rng.normal(0, 70, 3), 0, 255)
-        translucent = rng.uniform(0.2, 0.7) if rng.random() < 0.35 else 0.0
+            if rng.random() < 0.4:  # blue-black, purple-black, green-white...
+                marble = np.clip(255 - body + rng.normal(0, 30, 3), 0, 255)
+            if rng.random() < 0.3:
+                third = rng.uniform(0, 255, 3)
+        translucent = rng.uniform(0.2, 0.7) if rng.random() < 0.35 and grain != "wood" else 0.0
         return cls(body=np.clip(body, 0, 255), pip=pip, marble=marble,
                    translucent=translucent, engraved=rng.random() < 0.4,
                    corner=rng.uniform(0.0, 0.22) if rng.random() < 0.8 else 0.0,
-                   pip_radius=rng.uniform(0.065, 0.1), pip_spacing=rng.uniform(0.24, 0.3))
+                   pip_radius=rng.uniform(0.065, 0.1), pip_spacing=rng.uniform(0.24, 0.3),
+                   grain=grain, third=third)
+
+
+def _wood_colour(rng: np.random.Generator) -> np.ndarray:
+    """A wood's BGR colour: pale beech to dark walnut and maroon stained dice."""
+    hsv = np.uint8([[[rng.uniform(2, 18), rng.uniform(90, 200), rng.uniform(60, 210)]]])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
+
+
+def _noise(n: int, rng: np.random.Generator, scale: float) -> np.ndarray:
+    """Smooth noise (n x n, unit spread) whose features are about ``scale`` pixels."""
+    z = cv2.GaussianBlur(rng.normal(0, 1, (n, n)), (0, 0), scale)
+    return z / (z.std() + 1e-9)
+
+
+def body_pattern(look: DieLook, n: int, rng: np.random.Generator) -> np.ndarray:
+    """The body colour of a face (n x n x 3 float BGR), with its marbling or wood grain.
+
+    Veins: the level lines of a turbulent field (a slanted ramp bent by noise at two scales),
+    thin and sharp where the field crosses its levels, as marbled acrylic's streaks are. Wood:
+    rings about a centre off the face, bent a little, and fine grain along them."""
+    col = np.ones((n, n, 3)) * look.body
+    if look.marble is None:
+        return col
+    yy, xx = np.mgrid[0:n, 0:n] / n
+    if look.grain == "swirl":  # slow blobs of the second colour
+        w = np.clip(0.5 + 2.0 * _noise(n, rng, n / 8), 0, 1)[..., None]
+        return col * (1 - w) + look.marble * w
+    if look.grain == "wood":
+        cx, cy = rng.uniform(-1.5, 2.5, 2)
+        r = np.hypot(xx - cx, yy - cy) + 0.03 * _noise(n, rng, n / 6)
+        rings = 0.5 + 0.5 * np.sin(2 * math.pi * r * rng.uniform(5, 14))
+        rings = rings ** rng.uniform(1.5, 4)  # late wood: narrower, darker bands
+        fine = 0.15 * _noise(n, rng, 0.8)
+        w = np.clip(rings * rng.uniform(0.5, 1.0) + fine, 0, 1)[..., None]
+        return col * (1 - w) + look.marble * w
+    # veins
+    ang = rng.uniform(0, math.pi)
+    field = (xx * math.cos(ang) + yy * math.sin(ang)) * rng.uniform(2, 6)
+    field = field + 0.9 * _noise(n, rng, n / 6) + 0.3 * _noise(n, rng, n / 20)
+    frac = np.abs(field - np.round(field))  # 0 on a vein's line .. 0.5 between
+    width = rng.uniform(0.08, 0.3)
+    w = np.clip(1 - frac / width, 0, 1) ** 0.7
+    # broad clouds too: some marbled dice are half one colour, half the other
+    cloud = np.clip(0.5 + 1.2 * _noise(n, rng, n / 5), 0, 1) * rng.uniform(0, 0.8)
+    w = np.clip(np.maximum(w, cloud), 0, 1)[..., None]
+    out = col * (1 - w) + look.marble * w
+    if look.third is not None:
+        f2 = field * 1.7 + 0.5 * _noise(n, rng, n / 10)
+        t = np.clip(1 - np.abs(f2 - np.round(f2)) / 0.06, 0, 1)[..., None] * 0.8
+        out = out * (1 - t) + look.third * t
+    return out
 
 
 def _contrast(a: np.ndarray, b: np.ndarray) -> float:
@@ -108,12 +184,7 @@ def _contrast(a: np.ndarray, b: np.ndarray) -> float:
 def face_texture(value: int, look: DieLook, rng: np.random.Generator):
     """One face (TEX x TEX): colour (float BGR), alpha (the rounded outline) and pip mask."""
     n = TEX
-    col = np.ones((n, n, 3)) * look.body
-    if look.marble is not None:
-        swirl = cv2.GaussianBlur(rng.normal(0, 1, (n, n)), (0, 0), n / 8)
-        swirl = np.clip(0.5 + 2.0 * swirl / (swirl.std() + 1e-9), 0, 1)[..., None]
-        col = col * (1 - swirl) + look.marble * swirl
-    col = col + rng.normal(0, 3, (n, n, 1))
+    col = body_pattern(look, n, rng) + rng.normal(0, 3, (n, n, 1))
     alpha = np.zeros((n, n), np.float32)
     r = int(look.corner * n)
     cv2.rectangle(alpha, (r, 0), (n - 1 - r, n - 1), 1.0, -1)
@@ -253,13 +324,21 @@ def draw_die(img: np.ndarray, value: int, look: DieLook, centre, edge: float, ya
 
 
 def render(rng: np.random.Generator, value: int | None = None, size_px: float | None = None,
-           look: DieLook | None = None, max_tilt: float = 30.0, plain: bool = False):
-    """One rendered die: (crop CROP_PX x CROP_PX BGR uint8, value 1..6, its DieLook).
+           look: DieLook | None = None, max_tilt: float = 15.0, plain: bool = False,
+           cocked: bool = False):
+    """One rendered die: (crop CROP_PX x CROP_PX BGR uint8, label, its DieLook); the label is
+    the top face's value 1..6, or ``COCKED``.
 
     :param size_px: the die's edge in the final image, pixels (default 16..80, more of them
         small: the reader meets dice of any size in pixels).
+    :param max_tilt: the camera's most tilt from overhead, degrees. Kept below the least lean
+        of a cocked die: a flat die seen at 30 degrees looks as a die leaning 30 degrees seen
+        from overhead, and the table's camera looks down.
     :param plain: straight overhead, no shadow, shine, neighbour, blur or noise (for checking a
         crop's pips).
+    :param cocked: the die leans ``LEAN_DEG`` (on a wall or another die), the camera within 8
+        degrees of overhead; cut at the die's centre, as the detector finds it, and labelled
+        ``COCKED``.
     """
     value = int(rng.integers(1, 7)) if value is None else value
     look = look or DieLook.random(rng)
@@ -271,6 +350,8 @@ def render(rng: np.random.Generator, value: int | None = None, size_px: float | 
     img = ground((side, side), rng)
     # most photos are taken from nearly overhead; some at an angle that shows the sides
     tilt = 0.0 if plain else max_tilt * rng.random() ** 1.5 * (rng.random() < 0.8)
+    if cocked:
+        tilt = min(tilt, 8.0)
     # camera axes: x right, y down the image, z away from the camera (looking down)
     view = np.diag([1.0, -1.0, -1.0]) @ _rot("x", tilt) @ _rot("z", rng.uniform(0, 360))
     elev = rng.uniform(20, 70)
@@ -287,8 +368,11 @@ def render(rng: np.random.Generator, value: int | None = None, size_px: float | 
         other = DieLook.random(rng) if rng.random() < 0.3 else look
         draw_die(img, int(rng.integers(1, 7)), other, (centre[0] + d * math.cos(t),
                  centre[1] + d * math.sin(t)), edge, rng.uniform(0, 90), view, light, rng)
+    lean = rng.uniform(*LEAN_DEG) if cocked else 0.0 if plain else rng.normal(0, 2)
     top = draw_die(img, value, look, centre, edge, rng.uniform(0, 90), view, light, rng,
-                   lean=0.0 if plain else rng.normal(0, 2), shine=not plain)
+                   lean=lean, shine=not plain)
+    if cocked:  # the detector finds the middle of what it sees of the die, not its top face
+        top = (np.asarray(top) + np.asarray(centre)) / 2
     out_side = max(8, int(round(side / ss)))
     ss = side / out_side
     im = cv2.resize(np.clip(img, 0, 255).astype(np.float32), (out_side, out_side),
@@ -311,15 +395,16 @@ def render(rng: np.random.Generator, value: int | None = None, size_px: float | 
         edge_px *= math.exp(rng.uniform(-0.15, 0.15))
         angle += rng.normal(0, 4)
     c = crop_die(im, centre_px, edge_px, angle, out_px=CROP_PX, scale=CROP_SCALE)
-    return c, value, look
+    return c, COCKED if cocked else value, look
 
 
-def rendered_crops(n: int, seed: int, max_tilt: float = 30.0):
-    """``n`` rendered crops and their values: (uint8 array n x CROP_PX x CROP_PX x 3, values)."""
+def rendered_crops(n: int, seed: int, max_tilt: float = 15.0, cocked_share: float = 0.0):
+    """``n`` rendered crops and their labels: (uint8 array n x CROP_PX x CROP_PX x 3, labels
+    1..6 or ``COCKED``); a share ``cocked_share`` of them leaning dice."""
     rng = np.random.default_rng(seed)
     xs, ys = [], []
     for _ in range(n):
-        c, v, _ = render(rng, max_tilt=max_tilt)
+        c, v, _ = render(rng, max_tilt=max_tilt, cocked=bool(rng.random() < cocked_share))
         xs.append(c)
         ys.append(v)
     return np.stack(xs), np.array(ys)
@@ -329,16 +414,17 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="A contact sheet of rendered dice crops.")
     ap.add_argument("--n", type=int, default=48)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cocked", type=float, default=0.0, help="share of leaning dice (label c)")
     ap.add_argument("--out", type=Path, required=True, help="PNG to write")
     a = ap.parse_args(argv)
-    xs, ys = rendered_crops(a.n, a.seed)
+    xs, ys = rendered_crops(a.n, a.seed, cocked_share=a.cocked)
     cols = 12
     rows = -(-len(xs) // cols)
     sheet = np.zeros((rows * (CROP_PX + 12), cols * CROP_PX, 3), np.uint8)
     for i, (c, v) in enumerate(zip(xs, ys, strict=True)):
         y, x = (i // cols) * (CROP_PX + 12), (i % cols) * CROP_PX
         sheet[y:y + CROP_PX, x:x + CROP_PX] = c
-        cv2.putText(sheet, str(v), (x + 15, y + CROP_PX + 10), cv2.FONT_HERSHEY_PLAIN, 0.8,
+        cv2.putText(sheet, "c" if v == COCKED else str(v), (x + 15, y + CROP_PX + 10), cv2.FONT_HERSHEY_PLAIN, 0.8,
                     (255, 255, 255), 1)
     cv2.imwrite(str(a.out), cv2.resize(sheet, None, fx=2, fy=2,
                                        interpolation=cv2.INTER_NEAREST))

@@ -175,7 +175,15 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator, strong: bool = True
     if strong and rng.random() < 0.15:
         im = 255 - im  # black dice with white pips
     f = im.astype(np.float32)
+    if rng.random() < 0.3:  # another white balance (warm lamp, daylight, a webcam's cast)
+        f = f * rng.uniform(0.8, 1.2, 3).astype(np.float32)
     f = (f - 128) * rng.uniform(0.6, 1.4) + 128 + rng.uniform(-40, 40)
+    if rng.random() < 0.2:  # lit from one side: a ramp of light across the crop
+        h, w = f.shape[:2]
+        t = rng.uniform(0, 2 * math.pi)
+        yy, xx = np.mgrid[0:h, 0:w] / max(h, w) - 0.5
+        ramp = 1 + rng.uniform(0.2, 0.6) * (xx * math.cos(t) + yy * math.sin(t))
+        f = f * ramp[..., None].astype(np.float32)
     if rng.random() < 0.3:
         f = 255 * (np.clip(f, 0, 255) / 255) ** rng.uniform(0.6, 1.6)
     if rng.random() < 0.25:  # a glare spot
@@ -776,12 +784,14 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
               warm_from: Path | None = None, set_weight=None, mild: float = 0.0,
               threads: int = 1, recolour_share: float = 0.0, ema: float = 0.0,
               hard: float = 0.0, parts: tuple[str, ...] = ("train",), rendered: int = 0,
-              rendered_seed: int = 5, model_dir: Path | None = None, temperature: float = 1.0,
+              rendered_seed: int = 5, rendered_cocked: float = 0.0,
+              model_dir: Path | None = None, temperature: float = 1.0,
               per_die: int = 8, n_bg: int = 5000, n_cocked: int = 2500, mined: bool = True):
     """Train a face classifier and export it.
 
     :param rendered: crops of rendered dice of many kinds (tools/render_dice_crops.py) mixed
         into every epoch (made once per run and seed, kept in /work/train-out).
+    :param rendered_cocked: the share of those that are leaning dice, of the cocked class.
     :param model_dir: write the run as a model folder the reader and the bench can load
         (``DiceReader(model_dir)``, ``bench/read_accuracy.py --models``): this classifier
         alone (no second opinions), the shipped detector and card.
@@ -802,7 +812,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     tune = load_part("tune")
     extra = sim_crops(sim, rng, sim_seed) if sim else []
     extra += clip_crops(throws, rng) if throws else []
-    extra += rendered_extra(rendered, rendered_seed) if rendered else []
+    extra += rendered_extra(rendered, rendered_seed, rendered_cocked) if rendered else []
     mined = mine(data) if mined else None
     left_out = left_out_crops() if LEAVE_OUT_KINDS else None
     vx, vy = [], []
@@ -891,12 +901,14 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         write_model_dir(model_dir, temperature, fit if left_out is not None else None)
 
 
-def rendered_extra(n: int, seed: int) -> list:
-    """``n`` crops of rendered dice (tools/render_dice_crops.py) as (crop, class) pairs, made
-    once per (n, seed) and kept in /work/train-out."""
-    from render_dice_crops import rendered_crops
+def rendered_extra(n: int, seed: int, cocked_share: float = 0.0) -> list:
+    """``n`` crops of rendered dice (tools/render_dice_crops.py) as (crop, class) pairs, a
+    share ``cocked_share`` of them leaning dice (the cocked class), made once per (n, seed,
+    share) and kept in /work/train-out."""
+    from render_dice_crops import COCKED as RENDERED_COCKED
+    from render_dice_crops import RENDERER, rendered_crops
 
-    cache = WORK / f"rendered_{n}_{seed}_{CROP['px']}.npz"
+    cache = WORK / f"rendered_{n}_{seed}_{CROP['px']}_r{RENDERER}_c{cocked_share:g}.npz"
     if cache.exists():
         z = np.load(cache)
         xs, ys = z["x"], z["y"]
@@ -905,15 +917,17 @@ def rendered_extra(n: int, seed: int) -> list:
         t0 = time.time()
         xs, ys = [], []
         for k in range(0, n, 1000):  # in chunks, so progress shows
-            x, y = rendered_crops(min(1000, n - k), seed * 1000 + k // 1000)
+            x, y = rendered_crops(min(1000, n - k), seed * 1000 + k // 1000,
+                                  cocked_share=cocked_share)
             xs.append(x)
             ys.append(y)
             log(f"  rendered {k + len(y)}/{n} ({time.time() - t0:.0f}s)")
         xs, ys = np.concatenate(xs), np.concatenate(ys)
         WORK.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(cache, x=xs, y=ys)
-    log(f"rendered dice: {len(ys)} crops")
-    return [(c, int(v) - 1) for c, v in zip(xs, ys, strict=True)]
+    log(f"rendered dice: {len(ys)} crops, {(ys == RENDERED_COCKED).sum()} leaning")
+    return [(c, COCKED if v == RENDERED_COCKED else int(v) - 1)
+            for c, v in zip(xs, ys, strict=True)]
 
 
 def left_out_crops():
@@ -931,6 +945,28 @@ def left_out_crops():
                          f"kinds are those `tools/train_reader.py kinds` wrote there")
     log(f"left out of training: {len(ys)} dice of {', '.join(LEAVE_OUT_KINDS)}")
     return to_tensor(np.stack(crops)), np.array(ys)
+
+
+def expected_calibration_error(conf: np.ndarray, right: np.ndarray) -> float:
+    """How far confidence is from accuracy, over 10 bins of confidence (weighted by the bins'
+    shares of the dice)."""
+    bins = np.minimum((conf * 10).astype(int), 9)
+    return float(sum(abs(right[bins == b].mean() - conf[bins == b].mean()) * (bins == b).mean()
+                     for b in range(10) if (bins == b).any()))
+
+
+def least_confidence(conf: np.ndarray, wrong: np.ndarray, share: float) -> float:
+    """The least threshold at which the dice read with at least that confidence hold no more
+    wrong values than ``share`` of all the dice (``min_confidence``: reads as many as it can
+    while its confident misreads stay within ``share``). 1.0 when even the surest die is wrong
+    beyond it."""
+    order = np.argsort(-conf, kind="stable")
+    bad = np.cumsum(wrong[order])
+    c = conf[order]
+    # a threshold lets through every die at least as sure: cut only between distinct values
+    last_of_tie = np.r_[c[1:] != c[:-1], True]
+    ok = np.nonzero((bad <= share * len(conf)) & last_of_tie)[0]
+    return float(c[ok[-1]]) if len(ok) else 1.0
 
 
 def calibrate(net, x, ys) -> dict:
@@ -955,15 +991,17 @@ def calibrate(net, x, ys) -> dict:
         p = torch.softmax(logits / t, 1).numpy()
         top, conf = p.argmax(1), p.max(1)
         sure = conf >= card["min_confidence"]
-        # expected calibration error over 10 bins of confidence
-        bins = np.minimum((conf * 10).astype(int), 9)
-        ece = sum(abs((top[bins == b] == ys[bins == b]).mean() - conf[bins == b].mean())
-                  * (bins == b).mean() for b in range(10) if (bins == b).any())
-        out[name] = {"nll": round(nll(t), 4), "ece": round(float(ece), 4),
+        ece = expected_calibration_error(conf, top == ys)
+        out[name] = {"nll": round(nll(t), 4), "ece": round(ece, 4),
                      "accuracy": round(float((top == ys).mean()), 4),
                      "read": round(float((sure & (top == ys)).mean()), 4),
                      "misread": round(float((sure & (top != ys) & (top < 6)).mean()), 4)}
     return out
+
+
+# the share of unseen dice that ``min_confidence`` may let through misread (the target is 0.5%;
+# the fit keeps a margin)
+MISREAD_SHARE = 0.004
 
 
 def calibrate_runs(runs: list[Path]) -> dict:
@@ -999,21 +1037,22 @@ def calibrate_runs(runs: list[Path]) -> dict:
         p = torch.softmax(logits_t / t, 1).numpy()
         top, conf = p.argmax(1), p.max(1)
         wrong = (top != y) & (top < 6)
-        # the least threshold whose confident misreads are within 0.4% of the dice
-        order = np.argsort(-conf)
-        bad = np.cumsum(wrong[order])
-        ok = np.nonzero(bad <= 0.004 * len(y))[0]
-        least = float(conf[order][ok[-1]]) if len(ok) else 1.0
-        bins = np.minimum((conf * 10).astype(int), 9)
-        ece = sum(abs((top[bins == b] == y[bins == b]).mean() - conf[bins == b].mean())
-                  * (bins == b).mean() for b in range(10) if (bins == b).any())
-        out[name] = {"nll": round(nll(t), 4), "ece": round(float(ece), 4),
+        least = least_confidence(conf, wrong, MISREAD_SHARE)
+        out[name] = {"nll": round(nll(t), 4),
+                     "ece": round(expected_calibration_error(conf, top == y), 4),
                      "accuracy": round(float((top == y).mean()), 4),
                      "least_confidence_for_0.4pct_misread": round(least, 4)}
+        sure = conf >= least
+        out[name][f"at_{least:.4f}"] = {"read": round(float((sure & (top == y)).mean()), 4),
+                                        "misread": round(float((sure & wrong).mean()), 4)}
         for th in (0.8, 0.9, 0.95):
             sure = conf >= th
             out[name][f"at_{th}"] = {"read": round(float((sure & (top == y)).mean()), 4),
                                      "misread": round(float((sure & wrong).mean()), 4)}
+    # fitted together: the temperature that makes confidence mean what it says, and at it the
+    # least threshold that keeps confident misreads within MISREAD_SHARE of the unseen dice
+    out["card"] = {"temperature": out["temperature"],
+                   "min_confidence": out["calibrated"]["least_confidence_for_0.4pct_misread"]}
     return out
 
 
@@ -1130,6 +1169,8 @@ def main(argv=None):
     ap.add_argument("--rendered", type=int, default=0, metavar="N",
                     help="mix N crops of rendered dice (tools/render_dice_crops.py) into each epoch")
     ap.add_argument("--rendered-seed", type=int, default=5)
+    ap.add_argument("--rendered-cocked", type=float, default=0.0, metavar="SHARE",
+                    help="share of the rendered crops that are leaning dice (the cocked class)")
     ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
                     help="write a model folder (classifier, detector, card) for --models")
     ap.add_argument("--temperature", type=float, default=1.0,
@@ -1173,16 +1214,19 @@ def main(argv=None):
                   warm_from=a.warm_from, set_weight=weights, mild=a.mild, threads=a.threads,
                   recolour_share=a.recolour, ema=a.ema, hard=a.hard,
                   parts=tuple(a.parts.split(",")), rendered=a.rendered,
-                  rendered_seed=a.rendered_seed, model_dir=a.model_dir,
+                  rendered_seed=a.rendered_seed, rendered_cocked=a.rendered_cocked,
+                  model_dir=a.model_dir,
                   temperature=a.temperature, per_die=a.per_die, n_bg=a.backgrounds,
                   n_cocked=a.cocked_crops, mined=not a.no_mine)
-    elif a.stage == "export-cls":  # the last saved weights of a run stopped early
+    elif a.stage == "export-cls":
+        # a run's saved weights (the last epoch's of a run stopped early, or a run exported
+        # again with the temperature ``calibrate`` fitted: --warm-from RUN.pt --temperature T)
         import torch
 
         out = a.out or MODELS / "dice_cls.onnx"
         net = cls_net("wide" if a.wide else a.arch)
-        net.load_state_dict(torch.load(WORK / (out.stem + ".pt")))
-        export(net, (1, 3, CROP["px"], CROP["px"]), out)
+        net.load_state_dict(torch.load(a.warm_from or WORK / (out.stem + ".pt")))
+        export(with_temperature(net, a.temperature), (1, 3, CROP["px"], CROP["px"]), out)
     elif a.stage == "calibrate":
         if not a.runs:
             ap.error("calibrate takes the --model-dir folders of leave-out runs")

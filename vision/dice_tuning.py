@@ -4,7 +4,7 @@ docs/reader.md; ``tools/reader_tune.py`` sets the first four."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,10 @@ class ReaderTuning:
     :param no_die: ... unless it calls it "not a die" at least this surely.
     :param sure: a reading at least this confident is not looked at again.
     :param min_die_px: a die smaller than this (its edge, frame pixels) is not read ...
-    :param blur_max: ... nor one whose edges are wider than this many die edges (blurred).
+    :param blur_max: ... nor one whose edges are wider than this many die edges (blurred) ...
+    :param odd_size: ... nor one read below ``sure`` at more than this many times the median
+        size of at least three other dice of the frame (its crop shows more than its face);
+        0: no such rule. A card without it takes the default.
 
     Finding dice:
 
@@ -95,13 +98,16 @@ class ReaderTuning:
     hue_apart: float
     body_disc: float
     body_lightness: float
+    odd_size: float = 1.8
 
     @classmethod
     def from_card(cls, thresholds: dict, **overrides) -> ReaderTuning:
         """From the card's ``thresholds`` object (lists become tuples); ValueError naming the
         keys missing or unknown."""
         names = [f.name for f in fields(cls)]
-        missing = [n for n in names if n not in thresholds and n not in overrides]
+        optional = {f.name for f in fields(cls) if f.default is not MISSING}
+        missing = [n for n in names
+                   if n not in thresholds and n not in overrides and n not in optional]
         unknown = sorted(set(thresholds) - set(names))
         if missing or unknown:
             raise ValueError(
@@ -111,4 +117,4 @@ class ReaderTuning:
                 + (f"unknown {', '.join(unknown)}" if unknown else ""))
         values = {**thresholds, **{k: v for k, v in overrides.items() if v is not None}}
         return cls(**{n: tuple(values[n]) if isinstance(values[n], list) else values[n]
-                      for n in names})
+                      for n in names if n in values})

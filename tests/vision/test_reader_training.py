@@ -69,6 +69,64 @@ def test_a_die_look_always_has_pips_that_stand_out():
         assert rdc._contrast(look.body, look.pip) > 70
 
 
+def test_leaning_dice_are_rendered_as_the_cocked_class():
+    xs, ys = rdc.rendered_crops(80, seed=4, cocked_share=0.5)
+    cocked = ys == rdc.COCKED
+    assert 25 < cocked.sum() < 55
+    assert set(ys[~cocked].tolist()) <= set(range(1, 7))
+    # train_reader maps the renderer's labels to its classes: faces 0..5, leaning dice COCKED
+    rng = np.random.default_rng(0)
+    look = rdc.DieLook(body=np.array((230.0, 230, 230)), pip=np.array((20.0, 20, 20)),
+                       marble=None, translucent=0.0, engraved=False, corner=0.1,
+                       pip_radius=0.09, pip_spacing=0.27)
+    _, label, _ = rdc.render(rng, value=3, size_px=48, look=look, cocked=True)
+    assert label == rdc.COCKED
+
+
+def _pattern_spread(look, rng) -> float:
+    """How much a face's body colour varies across it (mean spread of its BGR channels)."""
+    return float(rdc.body_pattern(look, rdc.TEX, rng).reshape(-1, 3).std(0).mean())
+
+
+def test_marbled_and_wooden_bodies_are_patterned_and_plain_ones_are_not():
+    rng = np.random.default_rng(2)
+    looks = [rdc.DieLook.random(rng) for _ in range(400)]
+    by_grain = {g: [lk for lk in looks if lk.marble is not None and lk.grain == g]
+                for g in ("veins", "wood", "swirl")}
+    plain = [lk for lk in looks if lk.marble is None]
+    assert all(len(v) >= 5 for v in by_grain.values()) and len(plain) > 150
+    assert all(_pattern_spread(lk, rng) < 1e-6 for lk in plain[:10])
+    for grain, some in by_grain.items():
+        spread = [_pattern_spread(lk, rng) for lk in some[:10]]
+        assert np.median(spread) > 5, grain
+    # wooden dice are brown: red over green over blue, in BGR
+    for lk in by_grain["wood"]:
+        b, g, r = lk.body
+        assert r >= g >= b, lk.body
+
+
+def test_min_confidence_is_the_least_threshold_within_the_misread_share():
+    conf = np.array([0.99, 0.98, 0.97, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5])
+    wrong = np.array([0, 0, 0, 1, 0, 0, 1, 0, 1, 0], bool)
+    # one wrong die in ten may pass: down to 0.85 (0.8 lets a second one through)
+    assert train_reader.least_confidence(conf, wrong, 0.1) == 0.85
+    assert train_reader.least_confidence(conf, wrong, 0.2) == 0.7
+    assert train_reader.least_confidence(conf, wrong, 0.0) == 0.97
+    assert train_reader.least_confidence(conf, wrong, 0.3) == 0.5
+    # a threshold cannot split dice of the same confidence
+    tied = np.array([0.99, 0.9, 0.9, 0.8])
+    assert train_reader.least_confidence(tied, np.array([0, 0, 1, 0], bool), 0.0) == 0.99
+    assert train_reader.least_confidence(np.array([0.9]), np.array([True]), 0.0) == 1.0
+
+
+def test_calibration_error_is_zero_when_confidence_is_accuracy():
+    conf = np.array([0.75] * 4 + [0.95] * 20)
+    right = np.array([1, 1, 1, 0] + [1] * 19 + [0], bool)
+    assert train_reader.expected_calibration_error(conf, right) == pytest.approx(0.0)
+    assert train_reader.expected_calibration_error(conf, np.ones(24, bool)) == pytest.approx(
+        (4 * 0.25 + 20 * 0.05) / 24)
+
+
 @pytest.fixture(scope="module")
 def split() -> dict:
     s = json.loads(SPLIT_FILE.read_text())
