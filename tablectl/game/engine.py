@@ -10,7 +10,9 @@ nothing. The game is pure: no I/O, no clock, no randomness.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Container, Iterable, Iterator
+from itertools import chain
 from typing import NoReturn
 
 from .center import CenterBet
@@ -41,6 +43,9 @@ SNAPSHOT_VERSION = 1
 # the commands that read the last throw's undo record: the override, and warn, which keeps the
 # override open across it (sections/irregularities.py)
 UNDO_READERS = frozenset({"operator_ruling", "warn"})
+# the commands that can make a throw count (sections/throw.py throw_counts), so keep its undo
+THROW_COMMANDS = frozenset({"throw", "operator_ruling"})
+_END = object()  # Game.replay: after the last command
 
 
 def unknown_command(command) -> NoReturn:
@@ -120,39 +125,44 @@ class Game:
         out where nothing can read it: a throw keeps it when it is the last command, when the
         command after it is an ``operator_ruling`` or a ``warn``, or when its position (0 for
         the first command) is in ``snapshots_after`` (``snapshot()`` writes it out there). So
-        read ``snapshot()`` between commands only at those positions.
+        read ``snapshot()`` between commands only at those positions, and play on with
+        ``apply`` only once the replay is through (a replay left early may have dropped the
+        last throw's record).
 
         A refused command raises what ``apply`` raises and ends the replay; the game then holds
         the commands before it (but an override of the last of them may not be possible).
         """
-        # apply() inlined: one call less a command (about 3% of bench/rules.py's replay)
+        # apply() inlined: one call less a command; the command after each one read by the
+        # loop itself, and the undo decided only for the commands that can make a throw count
+        # (the loop is still about 13% of bench/rules.py's rebuild, counted in bytecodes)
         runners = RUNNERS
-        it = iter(commands)
-        end = object()
-        following = next(it, end)
-        position = 0
-        while following is not end:
-            command = following
-            following = next(it, end)
-            self.keep_undo = (following is end or position in snapshots_after
-                              or type(following) is not dict
-                              or following.get("command") in UNDO_READERS)
+        start = self.commands_applied
+        it = chain(commands, (_END,))
+        command = next(it)
+        for following in it:
             try:
-                run = runners[command["command"]]
+                name = command["command"]
+                run = runners[name]
             except (KeyError, TypeError, IndexError):
                 run = None
             if run is None or type(command) is not dict:
-                self.keep_undo = True
                 unknown_command(command)
-            try:
+            if name in THROW_COMMANDS:
+                self.keep_undo = (following is _END
+                                  or self.commands_applied - start in snapshots_after
+                                  or type(following) is not dict
+                                  or following.get("command") in UNDO_READERS)
+                try:
+                    events = run(self, command)
+                finally:
+                    self.keep_undo = True
+            else:
                 events = run(self, command)
-            finally:
-                self.keep_undo = True
             if self.leaving:
                 pay_out_leavers(self, events)
             self.commands_applied += 1
             yield events
-            position += 1
+            command = following
 
     def rebuild(self, commands: Iterable[dict]) -> int:
         """Play ``commands`` in order for the state they leave (a journal's, as after a failed
@@ -163,16 +173,15 @@ class Game:
         refused), and a throw keeps its undo record only as ``replay`` says. A refused command
         raises what ``apply`` raises, as in ``replay``.
         """
-        # about a quarter of the replay is building events (bench/rules.py: rebuild against
-        # replay, docs/commands.md "Speed")
+        # building the events and the undo records is about a fifth of a replay (valgrind on
+        # bench/rules.py's journal: 321 M instructions against 413 M, docs/commands.md "Speed")
         self.quiet = True
-        played = 0
+        before = self.commands_applied
         try:
-            for _ in self.replay(commands):
-                played += 1
+            deque(self.replay(commands), maxlen=0)  # played through, the events dropped
         finally:
             self.quiet = False
-        return played
+        return self.commands_applied - before
 
     def money_total(self) -> int:
         """All balances plus all escrow (cash-outs are in ledger.cashed_out_total)."""

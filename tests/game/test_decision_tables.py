@@ -1,7 +1,7 @@
 """The settlement's decision tables agree with the bets' own ``decide()`` (R-S1..R-S7).
 
-The settlement reads each open bet's answer from a table (``SideBet.table``, or ``verdicts``
-by the line) built from ``decide()``; ``decide()`` states the rule. These tests check the two on
+The settlement reads each open bet's answer from a table (``SideBet.table``, by what the line
+did and the throw) built from ``decide()``; ``decide()`` states the rule. These tests check the two on
 every table, and on random journals: before each throw a copy of every open bet is asked
 ``decide()``, and the throw's events must be what it answers. The throw's undo record, which
 keeps only the progress the throw changes, is checked on the way: a snapshot taken right after
@@ -42,6 +42,7 @@ from tablectl.game.sidebets import (
     bet_from_dict,
     dice_index,
     parse_terms,
+    table_key,
 )
 
 from .helpers import table
@@ -53,32 +54,48 @@ def test_THROWS_are_in_dice_index_order():
     assert THROWS[dice_index(6, 5)] == (dice_index(6, 5), 11, False)
 
 
+def decided(bet) -> tuple:
+    """``bet.decide`` on every throw under every line result, at its ``table_key``."""
+    answers = {table_key(i, line): bet.decide(i, t, h, line)
+               for line in LINE_RESULTS for i, t, h in THROWS}
+    return tuple(answers[k] for k in range(len(answers)))
+
+
+def test_table_keys_cover_every_throw_and_line_once():
+    keys = [table_key(i, line) for line in LINE_RESULTS for i, _, _ in THROWS]
+    assert sorted(keys) == list(range(36 * len(LINE_RESULTS)))
+
+
 def test_the_shared_tables_are_decide_on_every_throw():
     for n, tab in HARDWAY_TABLES.items():
         bet = HardwayBet("h", "a", "b", 1, 1, {"number": n})
         assert bet.table is tab
-        assert tab == tuple(bet.decide(i, t, h, LINE_NONE) for i, t, h in THROWS)
-        assert tab[dice_index(n // 2, n // 2)] == FOR  # R-S5: the pair
+        assert tab == decided(bet)
+        assert tab[table_key(dice_index(n // 2, n // 2), LINE_NONE)] == FOR  # R-S5: the pair
     for n, tab in NUMBER_TABLES.items():
         bet = NumberBet("n", "a", "b", 1, 1, {"number": n})
         assert bet.table is tab
-        assert tab == tuple(bet.decide(i, t, h, LINE_NONE) for i, t, h in THROWS)
+        assert tab == decided(bet)
     for cp, tab in COME_TABLES.items():
         bet = ComeBet("c", "a", "b", 1, 1, {})
         bet.set_come_point(cp)
         assert bet.table is tab
-        assert tab == tuple(bet.decide(i, t, h, LINE_NONE) for i, t, h in THROWS)
-    assert COME_TABLES[None][dice_index(2, 2)] == COME_POINT  # R-S3: a 4 becomes its point
+        assert tab == decided(bet)
+    # R-S3: a 4 becomes its point, whatever the line did
+    assert COME_TABLES[None][table_key(dice_index(2, 2), POINT_SET)] == COME_POINT
 
 
 def test_line_bets_answer_by_the_line():
     for cls in (LineBet, PointBet):
         bet = cls("l", "a", "b", 1, 1, {})
-        assert bet.table is None
-        assert bet.verdicts == tuple(bet.decide(0, 0, False, line) for line in LINE_RESULTS)
-    assert LineBet.verdicts[NATURAL] == FOR and LineBet.verdicts[CRAPS] == AGAINST
-    assert PointBet.verdicts[POINT_MADE] == FOR and PointBet.verdicts[SEVEN_OUT] == AGAINST
-    assert LineBet.verdicts[POINT_SET] == OPEN
+        assert bet.table is cls.kind_table
+        assert bet.table == decided(bet)
+    eleven = dice_index(6, 5)
+    assert LineBet.kind_table[table_key(eleven, NATURAL)] == FOR
+    assert LineBet.kind_table[table_key(dice_index(1, 1), CRAPS)] == AGAINST
+    assert PointBet.kind_table[table_key(dice_index(2, 2), POINT_MADE)] == FOR
+    assert PointBet.kind_table[table_key(dice_index(3, 4), SEVEN_OUT)] == AGAINST
+    assert LineBet.kind_table[table_key(dice_index(2, 2), POINT_SET)] == OPEN
 
 
 PROPOSITIONS = (
@@ -96,7 +113,7 @@ def test_proposition_tables_are_decide_and_a_snapshot_rebuilds_them():
     for fields in PROPOSITIONS:
         terms, _key, extra = parse_terms("proposition", fields)
         bet = PropositionBet("p", "a", "b", 1, 1, terms, extra)
-        assert bet.table == tuple(bet.decide(i, t, h, LINE_NONE) for i, t, h in THROWS)
+        assert bet.table == decided(bet)
         assert (COUNT in bet.table) == ("within" in fields)
         again = bet_from_dict(bet.to_dict())
         assert again.table == bet.table

@@ -181,3 +181,19 @@ def test_replay_reads_any_iterable_of_commands():
     events = list(g.replay(iter(commands)))
     assert [e[0]["event"] for e in events] == ["center_bet_made", "faded", "come_out"]
     assert g.state()["balances"]["ann"] == 1010
+
+
+def test_the_side_bets_a_rebuild_does_not_price_can_all_be_priced():
+    """Game.rebuild checks only a proposition's terms against the odds (it builds no event to
+    price): every other kind's terms are one of a fixed few, and each has a price."""
+    from tablectl.game.sidebets import HARDWAY_NUMBERS, POINT_NUMBERS, parse_terms, win_odds
+
+    fixed = [("line", {}, None), ("come", {}, None)]
+    fixed += [("point", {}, point) for point in POINT_NUMBERS]
+    fixed += [("hardway", {"number": n}, None) for n in HARDWAY_NUMBERS]
+    fixed += [("number", {"number": n}, None) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)]
+    for kind, fields, point in fixed:
+        _terms, key, extra = parse_terms(kind, fields)
+        assert extra is None  # what side_bet takes for "no proposition"
+        num, den, _ = win_odds(kind, key, point)
+        assert 0 < num < den, (kind, fields, point)

@@ -49,3 +49,33 @@ def file_bytes(path: Path) -> dict[str, bytes]:
 
 def same_state(a, b) -> bool:
     return canonical(a.snapshot()) == canonical(b.snapshot())
+
+
+def rewrite_command(path: Path, seq: int, command: dict) -> None:
+    """Put ``command`` in row ``seq`` and chain every hash after it again (rows, snapshots,
+    the head record), as a tablectl whose engine accepted it would have written it: the file
+    is sound, only replaying it under this engine can tell."""
+    import sqlite3
+
+    from tablectl.journal import _encode_head, genesis_hash, row_hash, snapshot_hash
+
+    db = sqlite3.connect(path)
+    try:
+        meta = dict(db.execute("SELECT key, value FROM meta"))
+        db.execute("UPDATE journal SET command = ? WHERE seq = ?", (canonical(command), seq))
+        prev = genesis_hash(meta["created"], meta["rules"])
+        hashes = {}
+        for row in db.execute("SELECT seq, time, command, events, extra FROM journal "
+                              "ORDER BY seq").fetchall():
+            hashes[row[0]] = row_hash(prev, *row)
+            db.execute("UPDATE journal SET prev_hash = ?, hash = ? WHERE seq = ?",
+                       (prev, hashes[row[0]], row[0]))
+            prev = hashes[row[0]]
+        for n, state in db.execute("SELECT seq, state FROM snapshots").fetchall():
+            db.execute("UPDATE snapshots SET row_hash = ?, state_hash = ? WHERE seq = ?",
+                       (hashes[n], snapshot_hash(hashes[n], state), n))
+        db.commit()
+    finally:
+        db.close()
+    last = max(hashes)
+    path.with_name(path.name + "-head").write_bytes(_encode_head(last, hashes[last]))

@@ -11,8 +11,8 @@
 (``fields.PARSERS``) checks the command's fields and returns them as the handler's arguments
 after the game: ``handler(game, *parser(command))``. ``RUNNERS`` is what ``Game.apply`` calls:
 command name -> ``run(game, command)``, that composition, except for the two commands most
-journals are made of (throw, side_bet), whose sections give a runner that checks the
-well-formed case inline and leaves the messages to the parser.
+journals are made of (throw, side_bet, fade, center_bet), whose sections give a runner that
+checks the well-formed case inline and leaves the messages to the parser.
 """
 
 from __future__ import annotations
@@ -39,3 +39,4 @@ def _runner(parse, handler):
 RUNNERS = {name: _runner(parse, handler) for name, (parse, handler) in HANDLERS.items()}
 RUNNERS.update(throw.RUNNERS)
 RUNNERS.update(side_bets.RUNNERS)
+RUNNERS.update(center_bet.RUNNERS)
