@@ -196,10 +196,47 @@ def _learning_photos(per_photo: dict[str, list[int]], n: int) -> list[str]:
     return chosen
 
 
-def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None) -> dict:
+def _nearest_read(dice, x: float, y: float, radius: float):
+    """The reading nearest (x, y) within ``radius``, else None."""
+    near = [(math.dist(d.center, (x, y)), i) for i, d in enumerate(dice)]
+    near = [n for n in near if n[0] <= radius]
+    return dice[min(near)[1]] if near else None
+
+
+def _say_reading(d) -> str:
+    return ("missed" if d is None else
+            f"{'cocked' if d.cocked else d.value} ({d.best_face} at {d.confidence:.2f})")
+
+
+def _list_profile_changes(reader, profile, photo: str, frame, labels, others, alone,
+                          with_profile) -> None:
+    """Print each die of the kind the profile does not read right, and each die of another
+    kind whose reading the profile changes, with the profile's verdict of it."""
+    rows = [(v, x, y, r, "") for v, x, y, r in labels]
+    rows += [(v, x, y, r, "other kind ") for v, x, y, r in others]
+    for v, x, y, r, who in rows:
+        a, b = _nearest_read(alone, x, y, r), _nearest_read(with_profile, x, y, r)
+        va, vb = (None if d is None else d.value for d in (a, b))
+        if (vb == v and not who) or (who and va == vb):
+            continue
+        verdict = ""
+        if a is not None and not a.cocked:
+            got = profile.judge(reader.features(frame, [(*a.center, a.box[1][0])], turns=4),
+                                views=4)[0]
+            verdict = (f"| profile: {'pair' if got.of_pair else 'not the pair'} at "
+                       f"{got.distance:.2f}, head {got.nearest} at {got.confidence:.2f}, "
+                       f"nearest picture {got.pictured}")
+        print(f"    {photo} {who}{v}: alone {_say_reading(a)}, with the profile "
+              f"{_say_reading(b)} {verdict}")
+
+
+def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
+                   verbose: bool = False) -> dict:
     """Per kind of dice: learn a profile from two photos, score the other photos' dice of that
     kind with the general reader alone and with the profile (on the ``part`` of the split, the
-    general reader never trained on it; None: every other photo)."""
+    general reader never trained on it; None: every other photo). ``verbose``: list the dice
+    the profile leaves unread or misread, and the other kinds' dice whose reading it
+    changes."""
     from vision.dice import DiceReader
     from vision.dice_profile import learn, locate, read_yolo_labels
 
@@ -250,7 +287,11 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None) -> dict
                     continue
                 others = [(v, cx, cy, max(0.75 * max(bw, bh), 24.0))
                           for (v, cx, cy, bw, bh), kk in zip(ls, kp, strict=True) if kk != k]
-                for key, dice_read in (("alone", g), ("profile", with_profile.find(f))):
+                read_with = with_profile.find(f)
+                if verbose:
+                    _list_profile_changes(reader, profile, jpg.name, f, labels, others, g,
+                                          read_with)
+                for key, dice_read in (("alone", g), ("profile", read_with)):
                     # the other kinds' dice are matched first and set aside, so the counts are
                     # those of this kind's dice alone
                     mine = _drop_matched(others, dice_read)
@@ -521,7 +562,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.profile:
         results = score_profiles(reader, a.kinds, a.learn,
-                                 None if a.all else a.part)
+                                 None if a.all else a.part, a.verbose)
         if a.json:
             print(json.dumps(results))
         return 0

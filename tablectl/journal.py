@@ -32,7 +32,8 @@ import tempfile
 import threading
 import time as _time
 import zlib
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -401,27 +402,49 @@ def _verify_replay(conn: sqlite3.Connection, report: Report, rules_json: str) ->
     snapshot must equal the replayed state."""
     game = Game(rules=TableRules.from_mapping(json.loads(rules_json)))
     snaps = dict(conn.execute("SELECT seq, state FROM snapshots"))
-    for row in conn.execute(f"SELECT {_ROW_COLUMNS} FROM journal ORDER BY seq"):
-        seq, command, events = row[0], row[2], row[3]
-        try:
-            produced = canonical(game.apply(json.loads(command)))
-        except (RuleViolation, CommandError) as exc:
-            report.problems.append(Problem("replay", f"the game refuses the recorded command "
-                                           f"now: {exc}", seq))
-            return
-        except Exception as exc:  # a rules engine that fails on it is a finding, not a crash
-            report.problems.append(Problem("replay", f"the game fails on the recorded command: "
-                                           f"{exc!r}", seq))
-            return
-        if produced != events:
-            report.problems.append(Problem("replay", "replaying it produces other events than "
-                                           "the recorded ones", seq))
-            return
-        if seq in snaps and canonical(game.snapshot()) != snaps[seq]:
-            report.problems.append(Problem("snapshot", "snapshot differs from the replayed "
-                                           "state", seq))
-            return
+    # the chain was checked first: the rows are seq 1, 2, ... so row seq is position seq - 1
+    replayed = _replay_rows(game, conn.execute(f"SELECT {_ROW_COLUMNS} FROM journal ORDER BY "
+                                               f"seq"), {seq - 1 for seq in snaps})
+    seq = 0
+    try:
+        for row, _, produced in replayed:
+            seq = row[0]
+            if canonical(produced) != row[3]:
+                report.problems.append(Problem("replay", "replaying it produces other events "
+                                               "than the recorded ones", seq))
+                return
+            if seq in snaps and canonical(game.snapshot()) != snaps[seq]:
+                report.problems.append(Problem("snapshot", "snapshot differs from the replayed "
+                                               "state", seq))
+                return
+    except (RuleViolation, CommandError) as exc:
+        report.problems.append(Problem("replay", f"the game refuses the recorded command "
+                                       f"now: {exc}", seq + 1))
+        return
+    except Exception as exc:  # a rules engine that fails on it is a finding, not a crash
+        report.problems.append(Problem("replay", f"the game fails on the recorded command: "
+                                       f"{exc!r}", seq + 1))
+        return
     report.replayed = True
+
+
+def _replay_rows(game: Game, rows: Iterable[tuple], snapshots_after: Container[int] = ()
+                 ) -> Iterator[tuple[tuple, dict[str, Any], list[dict[str, Any]]]]:
+    """``Game.replay`` of journal rows (``_ROW_COLUMNS``): (row, its command decoded, the
+    events replaying it gives) for each row in turn. ``snapshots_after``: positions (0: the
+    first row given) after which the caller reads ``game.snapshot()``. A command the game
+    refuses raises; the row replayed before it is the last one yielded."""
+    pending: deque[tuple] = deque()  # the replay reads one command ahead of its events
+
+    def commands() -> Iterator[dict[str, Any]]:
+        for row in rows:
+            command = json.loads(row[2])
+            pending.append((row, command))
+            yield command
+
+    for produced in game.replay(commands(), snapshots_after=snapshots_after):
+        row, command = pending.popleft()
+        yield row, command, produced
 
 
 def verify(path: str | os.PathLike[str], *, replay: bool = True) -> Report:
@@ -887,8 +910,7 @@ class Base:
     def rebuild(self, rules: TableRules) -> Game:
         game = Game(rules=rules) if self.state is None else Game.from_snapshot(
             json.loads(self.state))
-        for command in self.since:
-            game.apply(command)
+        game.rebuild(self.since)  # the state alone: these commands were played just now
         return game
 
 
@@ -909,22 +931,24 @@ def _rebuild(conn: sqlite3.Connection, path: Path, rules: TableRules,
             raise JournalError(f"journal {path}: the snapshot at row {snap[0]} cannot be loaded "
                                f"by this tablectl ({exc}). " + RECOVERY_HINT.format(path=path)) \
                 from exc
-    for r in conn.execute(f"SELECT {_ROW_COLUMNS} FROM journal WHERE seq > ? ORDER BY seq",
-                          (base.seq,)):
-        row_seq, command, events, hash_ = r[0], r[2], r[3], r[6]
-        decoded = json.loads(command)
-        try:
-            produced = canonical(game.apply(decoded))
-        except Exception as exc:  # refused (RuleViolation, CommandError) or a failing engine
-            raise JournalError(
-                f"journal {path}: replaying row {row_seq} fails ({exc}); it was recorded by a "
-                "tablectl whose rules engine differs from this one. Use the tablectl that wrote "
-                "it. " + RECOVERY_HINT.format(path=path)) from exc
-        if produced != events:
-            raise JournalError(
-                f"journal {path}: replaying row {row_seq} gives other events than recorded; it "
-                "was recorded by a tablectl whose rules engine differs from this one. Use the "
-                "tablectl that wrote it. " + RECOVERY_HINT.format(path=path))
-        base.since.append(decoded)
-        base.head_hash = hash_
+    rows = conn.execute(f"SELECT {_ROW_COLUMNS} FROM journal WHERE seq > ? ORDER BY seq",
+                        (base.seq,))
+    row_seq = base.seq
+    try:
+        for row, command, produced in _replay_rows(game, rows):
+            row_seq = row[0]
+            if canonical(produced) != row[3]:
+                raise JournalError(
+                    f"journal {path}: replaying row {row_seq} gives other events than recorded; "
+                    "it was recorded by a tablectl whose rules engine differs from this one. Use "
+                    "the tablectl that wrote it. " + RECOVERY_HINT.format(path=path))
+            base.since.append(command)
+            base.head_hash = row[6]
+    except JournalError:
+        raise
+    except Exception as exc:  # refused (RuleViolation, CommandError) or a failing engine
+        raise JournalError(
+            f"journal {path}: replaying row {row_seq + 1} fails ({exc}); it was recorded by a "
+            "tablectl whose rules engine differs from this one. Use the tablectl that wrote "
+            "it. " + RECOVERY_HINT.format(path=path)) from exc
     return base, game

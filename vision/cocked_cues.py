@@ -21,10 +21,12 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
 - The lean model (``vision.die_lean``, the reader's ``lean``, with ``lean_model`` on): a small
   net that sees each resting die with its surroundings, the back wall up. Where it is there,
   the pair cue takes the die it believes leans more. It learnt from our simulator only, so it
-  never clears a flag alone: a wall-cue flag (``lean_wall_min``) or a flag of the reader's
-  alone on a die it reads (``lean_clear``) only where the top-face cue sees a square top, and
-  a close pair only when the reader's and the silhouettes' score agrees (``pair_min_lean``,
-  ``pair_clear_score``).
+  never clears a flag alone: a flag of the reader's alone on a die it reads (``lean_clear``)
+  only where the top-face cue sees a square top, and a close pair only when the reader's and
+  the silhouettes' score agrees (``pair_min_lean``, ``pair_clear_score``, and
+  ``pair_wall_margin`` for a pair one of whose dice the wall cue flags). It never clears a
+  wall-cue flag: a square top does not confirm its "flat" there (a die leaning 10-20 degrees
+  on the wall shows a top foreshortened by under 6%).
 """
 
 from __future__ import annotations
@@ -109,7 +111,8 @@ class CockedSettings:
     :param wall_lean: the wall cue without a reader: a silhouette closer than this (die edges)
         to the wall line than a flat die's can be.
     :param wall_near: with a reader, the wall cue looks at dice whose silhouette's centre lies
-        within this many die edges of the wall line...
+        within this many die edges of the wall line (a die leaning on the wall has it up to
+        0.6-0.7 out)...
     :param wall_top_shift: ...and flags one whose top face (the reader's centre) is not at
         least this many die edges nearer the wall than its silhouette's centre, once
         ``wall_share_weight`` times the reader's ``cocked_share`` is added to that shift and
@@ -126,6 +129,9 @@ class CockedSettings:
     :param pair_conf_weight: see ``pair_reach_weight``.
     :param pair_min_score: a close pair whose likelier die scores no more than this is taken
         for two flat dice lying close. Off (-inf): a cocked throw must never be paid.
+    :param pair_wall_margin: of a close pair one of whose dice the wall cue flags, the other
+        is the leaning one instead (``pairs``) when the lean model's belief and the
+        ``lean_scores`` both put it at least this far above the die at the wall.
     :param pair_keep_share: the other die of such a pair is cocked as well only if the wall
         cue says so or the reader's ``cocked_share`` is at least this.
     :param lean_model: with a reader that has the lean model (``DiceReader.lean``,
@@ -138,8 +144,6 @@ class CockedSettings:
         more than this, and whose ``lean_scores`` are no more than ``pair_clear_score``, is
         taken for two flat dice lying close.
     :param pair_clear_score: see ``pair_min_lean``.
-    :param lean_wall_min: the lean model's belief below which, with a square top face, a
-        wall-cue flag is cleared.
     :param lean_clear: a die only the reader flags, which the lean model believes leans no
         more than this and whose top face is square, is read after all (its ``best_face``) if
         the reader's confidence in that face reaches its ``min_confidence`` and its
@@ -158,8 +162,8 @@ class CockedSettings:
     wall_face_near: float = 0.75
     wall_face_excess: float = 0.08
     wall_lean: float = 0.42
-    wall_near: float = 0.55
-    wall_top_shift: float = 0.18
+    wall_near: float = 0.6
+    wall_top_shift: float = 0.2
     wall_share_weight: float = 0.0
     wall_distance_weight: float = 0.2
     pair_lean: float = 1.5
@@ -167,10 +171,10 @@ class CockedSettings:
     pair_reach_weight: float = 3.0
     pair_conf_weight: float = 2.0
     pair_keep_share: float = 0.98
+    pair_wall_margin: float = 0.5
     pair_min_score: float = -math.inf
     lean_model: bool = True
     pair_min_lean: float = 0.1
-    lean_wall_min: float = 0.02
     pair_clear_score: float = -1.5
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
@@ -434,6 +438,28 @@ def lean_scores(
     return scores[0], scores[1]
 
 
+def _leans_on_the_other_instead(
+    silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray, readings: tuple,
+    on_wall: tuple[bool, bool], beliefs: tuple[float, float] | None,
+) -> bool:
+    """Whether, of a close pair one of whose dice the wall cue finds leaning on the wall, the
+    other die is the one leaning (on the first): the lean model (``beliefs``) and the reader's
+    and the silhouettes' ``lean_scores`` both take the die off the wall for the likelier by
+    far (``pair_wall_margin``). The wall cue compares a top with a silhouette and is fooled by
+    a flat die at the wall whose silhouette is cut short (a die of the felt's colour); the die
+    leaning on it shows its lean to the reader, the silhouettes and the model at once. Either
+    way one die of the pair is flagged (never none): a throw with it still goes to the
+    operator."""
+    ri, rj = readings
+    if on_wall[0] == on_wall[1] or beliefs is None or ri is None or rj is None:
+        return False
+    off = 1 if on_wall[0] else 0  # the die the wall cue does not flag
+    scores = lean_scores(silhouettes, settings, frame, ri, rj)
+    margin = settings.pair_wall_margin
+    return (beliefs[off] - beliefs[1 - off] >= margin
+            and scores[off] - scores[1 - off] >= margin)
+
+
 def pairs(
     silhouettes: RestSilhouettes,
     settings: CockedSettings,
@@ -462,7 +488,10 @@ def pairs(
             continue
         ri = readings[i] if i < len(readings) else None
         rj = readings[j] if j < len(readings) else None
-        if on_wall[i] or on_wall[j]:
+        if (on_wall[i] or on_wall[j]) and not _leans_on_the_other_instead(
+            silhouettes, settings, frame, (ri, rj), (on_wall[i], on_wall[j]),
+            None if beliefs is None else (beliefs[i], beliefs[j]),
+        ):
             si, sj = float(on_wall[i]), float(on_wall[j])
         elif beliefs is not None:
             si, sj = beliefs[i], beliefs[j]
@@ -545,14 +574,6 @@ def judge_cocked(
     ]
     tilted = top_faces(geometry, settings, frame, boxes, readings)
     beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
-    if beliefs is not None:
-        # a flat die by the wall, seen nearly from above, can pass the wall cue: the lean
-        # model, which sees the face that was against the wall, may clear it, but only where
-        # the top face is seen square as well (the model learnt from our simulator alone)
-        walls = [
-            w and not (b < settings.lean_wall_min and t is False)
-            for w, b, t in zip(walls, beliefs, tilted, strict=True)
-        ]
     # the top-face cue: a die by the wall or the other die whose top is foreshortened
     near = [
         geometry.wall_distance(*boxes[i][0])[0] <= settings.face_near_wall * die

@@ -18,8 +18,10 @@ The thresholds live in ``vision/models/dice_reader.json`` beside the models
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -37,6 +39,8 @@ DET_STRIDE = 4  # detector output cell, in detector-input pixels
 COCKED, BACKGROUND = 6, 7  # classifier classes after the six faces
 # The detector was trained on dice of about this many pixels (edge) at its input.
 DET_DIE_PX = 22.0
+# a heat-map cell is a peak when it is the largest of its 3x3 neighbourhood
+_PEAK_KERNEL = np.ones((3, 3), np.uint8)
 
 Box = tuple[tuple[float, float], tuple[float, float], float]
 
@@ -105,10 +109,22 @@ def _load_net(path: Path):
     return cv2.dnn.readNetFromONNX(str(path), engine=engine)
 
 
+def _forward_each(net, blob: np.ndarray, layer: str | None = None) -> np.ndarray:
+    """The net's output (or ``layer``'s) for each item of a batch blob, run one item at a
+    time. cv2.dnn sets a net up again whenever its input's shape changes, a batch of another
+    size too (about a fifth of a crop's pass for the classifiers); one item at a time its
+    shape never changes, and each item's output is the same, to the bit, as in a batch (a
+    batch's items are computed apart: it saves no work)."""
+    outs = []
+    for k in range(len(blob)):
+        net.setInput(blob[k : k + 1])
+        outs.append(net.forward(layer) if layer else net.forward())
+    return np.concatenate(outs)
+
+
 def _probabilities(net, blob: np.ndarray) -> np.ndarray:
     """Softmax of a classifier's logits for a batch blob."""
-    net.setInput(blob)
-    logits = net.forward().astype(np.float64)
+    logits = _forward_each(net, blob).astype(np.float64)
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     return p / p.sum(axis=1, keepdims=True)
@@ -168,6 +184,9 @@ class DiceReader:
                 raise OSError(f"{', '.join(missing)} missing (dice_reader.json names "
                               f"{', '.join(names)})")
             self._det = _load_net(d / names[0])
+            # and for the closer looks (``_refine``: patches of refine_px), so that neither
+            # net's input changes shape between frames (cv2.dnn would set it up again)
+            self._refiner = _load_net(d / names[0])
             # the same detector for ``find``'s coarse probe: cv2.dnn sets a net up again for
             # each new input size (tens of ms), so the probe's size keeps a net of its own
             self._probe = _load_net(d / names[0])
@@ -207,9 +226,9 @@ class DiceReader:
             ) from None
         if self.profile is not None and self._feature_layer is not None:
             # a profile learnt with another classifier sees other features: refused now
-            self._cls.setInput(self._crops_blob([np.zeros((self.crop_px, self.crop_px, 3),
-                                                          np.uint8)]))
-            dims = int(np.prod(self._cls.forward(self._feature_layer).shape[1:]))
+            dims = int(np.prod(_forward_each(
+                self._cls, self._crops_blob([np.zeros((self.crop_px, self.crop_px, 3), np.uint8)]),
+                self._feature_layer).shape[1:]))
             if self.profile.pictures.shape[1] != dims:
                 raise ReaderError(
                     f"the dice profile was learnt with another face classifier (features of "
@@ -254,7 +273,7 @@ class DiceReader:
         logit = out[0]
         floor = max(t.heat, min_heat)
         thr_logit = math.log(floor / (1 - floor))
-        peaks = (logit >= cv2.dilate(logit, np.ones((3, 3), np.uint8))) & (logit > thr_logit)
+        peaks = (logit >= cv2.dilate(logit, _PEAK_KERNEL)) & (logit > thr_logit)
         ys, xs = np.nonzero(peaks)
         order = np.argsort(-logit[ys, xs])
         finds: list[_Find] = []
@@ -287,24 +306,22 @@ class DiceReader:
             roi = frame[max(0, y0) : max(0, min(h, y1)), max(0, x0) : max(0, min(w, x1))]
             if roi.size == 0:
                 roi = np.zeros((2 * half, 2 * half, 3), np.uint8)
-            else:
+            elif x0 < 0 or y0 < 0 or x1 > w or y1 > h:
                 roi = cv2.copyMakeBorder(roi, max(0, -y0), max(0, y1 - h), max(0, -x0),
                                          max(0, x1 - w), cv2.BORDER_REPLICATE)
             patches.append(cv2.resize(roi, (p, p), interpolation=cv2.INTER_AREA))
             scales.append(p / (2 * half))
             origins.append((x0, y0))
         blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
-        self._det.setInput(blob)
-        out = self._det.forward()
-        g = p // DET_STRIDE
-        yy, xx = np.mgrid[0:g, 0:g]
+        out = _forward_each(self._refiner, blob)
+        cells = _cell_distances(p // DET_STRIDE)
         refined = []
         thr_logit = math.log(t.heat / (1 - t.heat))
         lo, hi = t.refine_sizes
         for (cx, cy, size), o, k, (x0, y0) in zip(dice, out, scales, origins, strict=True):
             # cells near the given centre (the patch centre)
             r = t.refine_reach * size * k / DET_STRIDE
-            near = (xx + 0.5 - g / 2) ** 2 + (yy + 0.5 - g / 2) ** 2 <= r * r
+            near = cells <= r * r
             if size_known:
                 # a detection much larger or smaller than the calibrated die is not one die
                 # (two dice lying close seen as one, a pip seen as a die)
@@ -372,13 +389,17 @@ class DiceReader:
 
     def _reading(self, cx, cy, size, angle, p) -> DieReading:
         t = self.tuning
-        die_p = max(1e-9, 1.0 - float(p[BACKGROUND]))
+        # in Python floats: a dozen numpy calls on 8 numbers cost more than the arithmetic
+        # (the same sums, in the same order, as numpy's on so few numbers)
+        p1, p2, p3, p4, p5, p6, p_cocked, p_none = p.tolist()
+        die_p = max(1e-9, 1.0 - p_none)
         # two separate questions: which face is up (among the six faces only), and is the die
         # lying flat at all (the cocked share of "a die")
-        faces = p[:6] / max(1e-9, float(p[:6].sum()))
-        best = int(np.argmax(faces))
-        confidence = float(min(1.0, faces[best]))
-        share = min(1.0, float(p[COCKED]) / die_p)
+        total = max(1e-9, p1 + p2 + p3 + p4 + p5 + p6)
+        faces = [p1 / total, p2 / total, p3 / total, p4 / total, p5 / total, p6 / total]
+        best = faces.index(max(faces))
+        confidence = min(1.0, faces[best])
+        share = min(1.0, p_cocked / die_p)
         cocked = share >= t.cocked
         value = best + 1 if (confidence >= t.min_confidence and not cocked) else None
         box = ((float(cx), float(cy)), (float(size), float(size)), float(angle))
@@ -654,8 +675,7 @@ class DiceReader:
                  for (cx, cy, size), a in zip(dice, angles, strict=True)]
         if turns > 1:
             crops = [np.ascontiguousarray(np.rot90(c, k)) for c in crops for k in range(turns)]
-        self._cls.setInput(self._crops_blob(crops))
-        out = self._cls.forward(self._feature_layer)
+        out = _forward_each(self._cls, self._crops_blob(crops), self._feature_layer)
         return out.reshape(len(crops), -1).astype(np.float32)
 
     def face_probabilities(self, frame: np.ndarray,
@@ -676,12 +696,8 @@ class DiceReader:
                 np.array(self._cls.getParam(lid, 1)).reshape(-1)[:6].astype(np.float32))
 
     def _by_profile(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
-        """The readings with the pair's profile heeded. A die unlike the pair's pictures keeps
-        the general reader's reading. A die of the pair is read as the face the profile sees
-        surely, unless the general reader reads another face (two that disagree give no value:
-        the operator rules); where the profile hesitates, the general reading stands, unless
-        it is below ``sure`` and the pair's nearest picture is of another face. A flagged die
-        stays flagged."""
+        """The readings with the pair's profile heeded (``DiceProfile.heed``, die by die; a
+        flagged die stays flagged, unjudged)."""
         if self.profile is None:
             return readings
         todo = [i for i, r in enumerate(readings) if not r.cocked]
@@ -690,25 +706,8 @@ class DiceReader:
         feats = self.features(frame, [(readings[i].center[0], readings[i].center[1],
                                        readings[i].box[1][0]) for i in todo], turns=4)
         out = list(readings)
-        known = self.profile.known_faces
         for i, v in zip(todo, self.profile.judge(feats, views=4), strict=True):
-            r = readings[i]
-            if not v.of_pair:
-                continue  # not this pair: the general reading stands
-            if v.value is None:
-                if (r.value is not None and r.confidence < self.tuning.sure
-                        and v.pictured != r.value):
-                    # a reading the general reader is not sure of, whose nearest picture of
-                    # the pair is of another face: the two disagree, no value
-                    out[i] = replace(r, value=None)
-                continue  # else the general reading stands
-            if r.value is not None and r.value != v.value:
-                out[i] = replace(r, value=None)
-            elif r.value is None and (r.best_face == v.value or r.best_face in known):
-                # (a die the general reader leans to see as a face the profile never saw is
-                # left to the operator: the profile cannot tell that face from its nearest)
-                out[i] = replace(r, value=v.value, best_face=v.value,
-                                 confidence=v.confidence)
+            out[i] = self.profile.heed(readings[i], v, sure=self.tuning.sure)
         return out
 
 
@@ -741,20 +740,30 @@ def _body_colour(frame: np.ndarray, center: tuple[float, float], size: float,
     return math.hypot(a, b), math.degrees(math.atan2(b, a))
 
 
+@functools.lru_cache(maxsize=4)
+def _cell_distances(g: int) -> np.ndarray:
+    """The squared distance of each cell of a g x g heat map from the map's centre, in cells
+    (read only: computed once per size)."""
+    yy, xx = np.mgrid[0:g, 0:g]
+    cells = (xx + 0.5 - g / 2) ** 2 + (yy + 0.5 - g / 2) ** 2
+    cells.flags.writeable = False
+    return cells
+
+
 def _typical_size(finds: list[_Find], scale: float) -> float | None:
     """The dice's edge at the detector's input (frame pixels times ``scale``): the median of
     the hottest dozen finds' sizes; None without a find."""
     if not finds:
         return None
     top = sorted(finds, key=lambda f: -f.heat)[:12]
-    return float(np.median([f.size for f in top])) * scale
+    return statistics.median(f.size for f in top) * scale
 
 
 def _hottest(finds: list[_Find], n: int = 5) -> float:
     """The mean heat of the ``n`` hottest finds (0 without a find): how clearly a look sees
     dice."""
     top = sorted((f.heat for f in finds), reverse=True)[:n]
-    return float(np.mean(top)) if top else 0.0
+    return sum(top) / len(top) if top else 0.0
 
 
 def _resized(die: tuple[float, float, float], k: float) -> tuple[float, float, float]:

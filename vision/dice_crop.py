@@ -145,15 +145,23 @@ def edge_width(frame: np.ndarray, center: tuple[float, float], die_px: float) ->
     if x1 - x0 < 3 or y1 - y0 < 3:
         return float("inf")
     patch = frame[y0:y1, x0:x1]
-    grey = (cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch).astype(
-        np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+    flat = grey.astype(np.float32)
+    gx = cv2.Sobel(flat, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(flat, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     mag = cv2.magnitude(gx, gy)[1:-1, 1:-1].ravel()
     steep = float(np.partition(mag, int(0.98 * (mag.size - 1)))[int(0.98 * (mag.size - 1))])
-    levels = grey.ravel()
-    k_lo, k_hi = int(0.02 * (levels.size - 1)), int(0.98 * (levels.size - 1))
-    ranked = np.partition(levels, (k_lo, k_hi))
     if steep <= 1e-3:
         return float("inf")
-    return float(ranked[k_hi] - ranked[k_lo]) / steep / die_px
+    # the 2nd and 98th percentile grey levels, from the levels' histogram (256 bins, not a
+    # partition of every pixel): the k-th smallest level is the first whose running count
+    # passes k
+    levels = grey.ravel()
+    k_lo, k_hi = int(0.02 * (levels.size - 1)), int(0.98 * (levels.size - 1))
+    if levels.dtype == np.uint8:
+        running = np.cumsum(np.bincount(levels, minlength=256))
+        lo, hi = np.searchsorted(running, (k_lo, k_hi), side="right")
+    else:
+        ranked = np.partition(levels, (k_lo, k_hi))
+        lo, hi = ranked[k_lo], ranked[k_hi]
+    return float(hi - lo) / steep / die_px

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -82,6 +82,8 @@ class ProfileVerdict:
     distance: float
     confidence: float
     pictured: int = 0
+    probabilities: tuple[float, ...] = ()
+    face_distances: tuple[float, ...] = ()
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -146,10 +148,12 @@ class DiceProfile:
         self.card = card
         self.match_distance = float(card["match_distance"])
         self.min_confidence = float(card.get("min_confidence", _HEAD_FLOOR))
+        self._known = frozenset(int(f) for f in np.unique(self.faces))
 
     @property
-    def known_faces(self) -> set[int]:
-        return {int(f) for f in np.unique(self.faces)}
+    def known_faces(self) -> frozenset[int]:
+        """The faces the profile has pictures of."""
+        return self._known
 
     def judge(self, features: np.ndarray, views: int = 1) -> list[ProfileVerdict]:
         """A verdict per crop's features (rows of ``DiceReader.features``). With ``views`` > 1
@@ -173,8 +177,43 @@ class DiceProfile:
             sure = (of_pair and float(p[face - 1]) >= self.min_confidence
                     and (views == 1 or int(np.argmin(row)) + 1 == face))
             out.append(ProfileVerdict(of_pair, face, face if sure else None, d1,
-                                      float(p[face - 1]), int(np.argmin(row)) + 1))
+                                      float(p[face - 1]), int(np.argmin(row)) + 1,
+                                      tuple(float(q) for q in p), tuple(float(q) for q in row)))
         return out
+
+    def heed(self, reading, verdict: ProfileVerdict, sure: float):
+        """The general reader's ``reading`` (a ``vision.dice.DieReading``) of one die, with
+        this profile's ``verdict`` of it heeded.
+
+        * A die unlike the pair's pictures (not ``of_pair``) keeps the general reading: a die
+          that matches neither the profile nor the general reader is still not guessed.
+        * A face the profile gives surely is read, unless the general reader reads another
+          face (two that disagree give no value: the operator rules). A die the general
+          reader leans to see as a face the profile never saw is left to the operator (the
+          profile cannot tell that face from its nearest).
+        * Where the profile hesitates, the general reading stands, unless the general reader
+          is not sure of it either (below ``sure``) and the pair's nearest picture is of
+          another face; that picture is not heeded when the face head still gives the general
+          reader's face at least ``min_confidence`` (the head is right on more of the pair's
+          crops than the nearest picture, which two photos of a pair cannot cover), nor when
+          the profile has no picture of that face (a nearest picture cannot gainsay a face
+          it never saw).
+        """
+        v, r = verdict, reading
+        if not v.of_pair:
+            return r
+        if v.value is None:
+            if (r.value is not None and r.confidence < sure and v.pictured != r.value
+                    and r.value in self._known
+                    and not (v.probabilities
+                             and v.probabilities[r.value - 1] >= self.min_confidence)):
+                return replace(r, value=None)
+            return r
+        if r.value is not None and r.value != v.value:
+            return replace(r, value=None)
+        if r.value is None and (r.best_face == v.value or r.best_face in self._known):
+            return replace(r, value=v.value, best_face=v.value, confidence=v.confidence)
+        return r
 
     # ------------------------------------------------------------------ files
 

@@ -436,10 +436,12 @@ def test_a_crop_the_first_classifier_is_unsure_of_is_put_to_the_second_opinions(
     np.testing.assert_allclose(got[asked, COCKED], lean[asked])
 
 
-def test_each_classifier_reads_a_crop_the_same_alone_or_in_a_batch(reader):
-    """The shipped nets are laid out for cv2.dnn's fast kernels (tools/train_reader.py
-    for_cv2): a crop's probabilities must not depend on the other crops of its batch."""
-    from vision.dice import BACKGROUND, _probabilities
+def test_each_net_reads_an_item_the_same_alone_or_in_a_batch(reader):
+    """The reader runs its nets one crop (one patch) at a time, so that cv2.dnn never sets a
+    net up again for a new batch size: each item's output must be the batch's, to the bit.
+    The shipped classifiers are laid out for cv2.dnn's fast kernels (tools/train_reader.py
+    for_cv2), and a crop's probabilities must not depend on the other crops of its batch."""
+    from vision.dice import BACKGROUND, _forward_each, _probabilities
     from vision.dice_crop import crop_die, die_angle
 
     frame, truth = still("colours_tray")
@@ -448,10 +450,43 @@ def test_each_classifier_reads_a_crop_the_same_alone_or_in_a_batch(reader):
     crops.append(np.zeros_like(crops[0]))  # and an empty one
     blob = reader._crops_blob(crops)
     for net in (reader._cls, *reader._second):
-        together = _probabilities(net, blob)
-        alone = np.concatenate([_probabilities(net, blob[k : k + 1]) for k in range(len(crops))])
-        np.testing.assert_allclose(together, alone, atol=1e-5)
-        assert (together[:-1, BACKGROUND] < 0.5).all() and together[-1, BACKGROUND] > 0.5
+        net.setInput(blob)
+        together = net.forward()
+        assert np.array_equal(_forward_each(net, blob), together)
+        p = _probabilities(net, blob)
+        assert (p[:-1, BACKGROUND] < 0.5).all() and p[-1, BACKGROUND] > 0.5
+    # the detector's closer looks: patches of refine_px around dice
+    side = reader.tuning.refine_px
+    patches = [cv2.resize(frame[int(y) - 40 : int(y) + 40, int(x) - 40 : int(x) + 40],
+                          (side, side), interpolation=cv2.INTER_AREA) for _, x, y, _ in truth[:4]]
+    blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
+    reader._refiner.setInput(blob)
+    together = reader._refiner.forward()
+    assert np.array_equal(_forward_each(reader._refiner, blob), together)
+
+
+def test_a_crops_reading_is_the_probabilities_read_as_the_card_says(reader):
+    """``_reading`` (in Python floats) gives what the same rules give in numpy, to the bit:
+    the face among the six faces only, the cocked share of "a die", a value only at
+    ``min_confidence`` and not cocked."""
+    rng = np.random.default_rng(7)
+    t = reader.tuning
+    logits = rng.normal(0, 4, (4000, 8))
+    logits[:500, :6] = 0.0  # ties between faces: the first face of the tie is the best
+    ps = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    values = set()
+    for p in ps:
+        r = reader._reading(10.0, 20.0, 30.0, 5.0, p)
+        faces = p[:6] / max(1e-9, float(p[:6].sum()))
+        best = int(np.argmax(faces))
+        share = min(1.0, float(p[6]) / max(1e-9, 1.0 - float(p[7])))
+        cocked = share >= t.cocked
+        assert r.best_face == best + 1
+        assert r.confidence == float(min(1.0, faces[best]))
+        assert r.cocked_share == share and r.cocked == cocked
+        assert r.value == (best + 1 if faces[best] >= t.min_confidence and not cocked else None)
+        values.add(r.value)
+    assert values == {None, 1, 2, 3, 4, 5, 6}
 
 
 def test_a_lean_one_second_opinion_sees_flags_the_die(reader, tmp_path):

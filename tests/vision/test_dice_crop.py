@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice_crop import CROP_PX, crop_die, die_angle, die_angles
+from vision.dice_crop import CROP_PX, crop_die, die_angle, die_angles, edge_width
 
 
 def square(angle: float, colour=(235, 235, 235), felt=(40, 110, 30), size=44, centre=(160, 120)):
@@ -73,3 +73,42 @@ def test_die_angles_measures_each_die_as_if_alone(grey):
     for want, a in zip((12.0, 33.0, 71.0), got, strict=False):
         assert angle_error(a, want) < 3.0
     assert die_angles(img, []) == []
+
+
+def test_edge_width_is_the_faces_contrast_over_its_steepest_gradient():
+    """``edge_width`` takes the grey levels' 2nd and 98th percentiles from their histogram: the
+    same levels as ranking every pixel, on real dice and on patches cut by the frame's edge."""
+    from pathlib import Path
+
+    stills = Path(__file__).resolve().parents[2] / "fixtures" / "stills"
+    frame = cv2.imread(str(stills / "colours_tray.jpg"))
+    h, w = frame.shape[:2]
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        c = (float(rng.uniform(-4, w + 4)), float(rng.uniform(-4, h + 4)))
+        size = float(rng.uniform(3, 90))
+        r = max(2, int(round(0.5 * size)))
+        x, y = int(round(c[0])), int(round(c[1]))
+        patch = frame[max(0, y - r) : min(h, y + r + 1), max(0, x - r) : min(w, x + r + 1)]
+        got = edge_width(frame, c, size)
+        if patch.shape[0] < 3 or patch.shape[1] < 3:
+            assert got == float("inf")
+            continue
+        grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+        gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+        steep = np.sort(cv2.magnitude(gx, gy)[1:-1, 1:-1].ravel())
+        steep = float(steep[int(0.98 * (steep.size - 1))])
+        levels = np.sort(grey.ravel())
+        n = levels.size - 1
+        contrast = float(levels[int(0.98 * n)] - levels[int(0.02 * n)])
+        if steep <= 1e-3:
+            assert got == float("inf")
+        else:
+            assert got == pytest.approx(contrast / steep / size, rel=1e-6)
+    # within half an edge of the centre of a sharp white square on felt, its edges: about a
+    # pixel wide, a small share of a 44 px die; blurred, wider; the flat inside has none
+    sharp = edge_width(square(0.0, size=30), (160, 120), 44)
+    assert 0.0 < sharp < 0.1 < edge_width(cv2.GaussianBlur(square(0.0, size=30), (0, 0), 4),
+                                            (160, 120), 44)
+    assert edge_width(square(0.0, size=30), (160, 120), 20) == float("inf")

@@ -192,3 +192,53 @@ def test_cli_learns_from_the_throws_the_operator_ruled_on(tmp_path, capsys):
     verdict = DiceProfile.load(out).judge(reader.features(frame, [(*five.center,
                                                                     five.box[1][0])]))[0]
     assert verdict.nearest == 5
+
+
+def test_verdict_names_the_heads_odds_and_the_nearest_picture_of_each_face(reader, profile):
+    frame = cv2.imread(str(STILLS / "two_colours_touching.jpg"))
+    dice = [(*d.center, d.box[1][0]) for d in reader.find(frame)]
+    no_six = profile.faces != 6
+    lacking = DiceProfile(profile.pictures[no_six], profile.faces[no_six], profile.head,
+                          profile.card)
+    assert lacking.known_faces == {1, 2, 3, 4, 5}
+    for v in lacking.judge(reader.features(frame, dice, turns=4), views=4):
+        assert sum(v.probabilities) == pytest.approx(1.0)
+        assert v.nearest == int(np.argmax(v.probabilities)) + 1
+        assert v.confidence == pytest.approx(max(v.probabilities))
+        assert v.distance == pytest.approx(min(v.face_distances))
+        assert v.pictured == int(np.argmin(v.face_distances)) + 1
+        assert v.face_distances[5] == float("inf")  # no picture of a six: no distance to one
+
+
+def test_heed_the_nearest_picture_only_where_the_head_does_not_vouch(reader, profile):
+    """A general reading below ``sure`` whose nearest picture is of another face loses its
+    value, unless the pair's face head still gives that face at least its floor, or the
+    profile has no picture of that face; a die unlike the pair keeps its reading."""
+    from dataclasses import replace
+
+    frame = cv2.imread(str(STILLS / "colours_tray.jpg"))
+    r = next(d for d in reader.find(frame) if d.value is not None and not d.cocked)
+    r = replace(r, confidence=0.9)
+    v = profile.judge(reader.features(frame, [(*r.center, r.box[1][0])], turns=4), views=4)[0]
+    other = r.value % 6 + 1
+    odds = [0.0] * 6
+    odds[r.value - 1], odds[other - 1] = 0.5, 0.5
+    hesitant = replace(v, of_pair=True, value=None, nearest=r.value, confidence=0.5,
+                       pictured=other, probabilities=tuple(odds))
+    assert profile.heed(r, hesitant, sure=0.97).value is None
+    assert profile.heed(replace(r, confidence=0.98), hesitant, sure=0.97) == replace(
+        r, confidence=0.98)
+    odds[r.value - 1], odds[other - 1] = profile.min_confidence, 1 - profile.min_confidence
+    vouched = replace(hesitant, confidence=profile.min_confidence,
+                      probabilities=tuple(odds))
+    assert profile.heed(r, vouched, sure=0.97) == r
+    keep = profile.faces != r.value
+    unseen = DiceProfile(profile.pictures[keep], profile.faces[keep], profile.head,
+                         profile.card)
+    assert profile.heed(r, hesitant, sure=0.97).value is None
+    assert unseen.heed(r, hesitant, sure=0.97) == r
+    assert profile.heed(r, replace(hesitant, of_pair=False), sure=0.97) == r
+    sure_other = replace(hesitant, value=other, nearest=other)
+    assert profile.heed(r, sure_other, sure=0.97).value is None
+    assert profile.heed(replace(r, value=None, best_face=other), sure_other,
+                        sure=0.97).value == other

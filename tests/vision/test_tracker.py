@@ -482,6 +482,18 @@ def test_wall_cue_asks_where_the_top_face_sits_in_the_silhouette():
     assert not leans_on_wall(geometry, settings, apart, None)
 
 
+
+def test_wall_cue_looks_as_far_out_as_a_die_leaning_on_the_wall_rests():
+    """A die leaning on the wall by 10-25 degrees rests with its silhouette's centre up to
+    0.6 edges out, its top not wall-ward of it: cocked. A flat die there, its top wall-ward of
+    its silhouette (its front face below), is not; beyond that reach the cue is silent."""
+    geometry, settings = TableGeometry(CAL), CockedSettings()
+    box = ((300.0, WALL_Y + 0.58 * DIE), (DIE, 1.2 * DIE), 0.0)
+    assert leans_on_wall(geometry, settings, box, _reading((300.0, WALL_Y + 0.58 * DIE)))
+    assert not leans_on_wall(geometry, settings, box, _reading((300.0, WALL_Y + 0.4 * DIE)))
+    beyond = ((300.0, WALL_Y + 0.65 * DIE), (DIE, 1.2 * DIE), 0.0)
+    assert not leans_on_wall(geometry, settings, beyond, _reading((300.0, WALL_Y + 0.65 * DIE)))
+
 def test_wall_cue_weighs_the_distance_to_the_wall_and_the_readers_belief_if_asked():
     """A top only a little wall-ward of the silhouette (a steep lean, or a flat die seen from
     nearly above) is judged by how near the wall the silhouette reaches (a leaning die's nearer
@@ -491,8 +503,8 @@ def test_wall_cue_weighs_the_distance_to_the_wall_and_the_readers_belief_if_aske
     steep_top = _reading((300.0, WALL_Y + 0.26 * DIE), share=0.05)
     assert leans_on_wall(geometry, settings, near, steep_top)
     # the same top-to-silhouette shift, the silhouette farther from the wall: a flat die
-    farther = ((300.0, WALL_Y + 0.5 * DIE), (DIE, 1.2 * DIE), 0.0)
-    flat_top = _reading((300.0, WALL_Y + 0.41 * DIE), share=0.05)
+    farther = ((300.0, WALL_Y + 0.57 * DIE), (DIE, 1.2 * DIE), 0.0)
+    flat_top = _reading((300.0, WALL_Y + 0.48 * DIE), share=0.05)
     assert not leans_on_wall(geometry, settings, farther, flat_top)
     # the reader's belief, weighed in (the weights tuned for an earlier reader)
     weighed = CockedSettings(wall_share_weight=0.1, wall_top_shift=0.135, wall_near=0.5)
@@ -557,9 +569,10 @@ class PlacedReader:
         return out
 
 
-def _pair_throw(dice, shares, geometric=True, confidence=0.95, **settings):
+def _pair_throw(dice, shares, geometric=True, confidence=0.95, lean=None, **settings):
     """Two dice slide in from the front and come to rest as drawn by _draw_pair_die (kwargs per
-    die in `dice`, each with "top"); returns the observed dice in the order given."""
+    die in `dice`, each with "top"); `lean`: the lean model's belief per die, or None (no
+    model); returns the observed dice in the order given."""
     bg = background(0)
     frames = [(i / 60, bg.copy()) for i in range(10)]
     for k in range(21):
@@ -573,6 +586,8 @@ def _pair_throw(dice, shares, geometric=True, confidence=0.95, **settings):
     frames += [((31 + i) / 60, frames[-1][1].copy()) for i in range(30)]
     tops = [d["top"] for d in dice]
     reader = PlacedReader(tops, [d["value"] for d in dice], shares, confidence)
+    if lean is not None:
+        reader.lean = _PlacedLean(tops, lean)
     settings = TrackerSettings(cocked=CockedSettings(geometric_cocked=geometric, **settings))
     (obs,), _ = run(frames, ThrowTracker(CAL, reader=reader, settings=settings))
     assert len(obs.dice) == 2
@@ -655,6 +670,45 @@ def test_a_die_leaning_on_the_wall_explains_a_close_pair():
     lean = dict(top=(300.0, WALL_Y + 0.6 * DIE), value=3, side="up", side_w=0.35, front=0.0)
     flat = dict(top=(300.0 + 1.2 * DIE, WALL_Y + 0.75 * DIE), value=4)
     got = _pair_throw([lean, flat], [0.2, 0.45])
+    assert [d.cocked for d in got] == [True, False]
+
+
+class _PlacedLean:
+    """A lean model with a given belief for the die nearest each place."""
+
+    def __init__(self, tops, beliefs):
+        self.tops, self.given = tops, beliefs
+
+    def beliefs(self, frame, centers, die_px, toward_wall):
+        return [self.given[min(range(len(self.tops)), key=lambda k: math.dist(self.tops[k], c))]
+                for c in centers]
+
+
+def _flat_at_wall_and_one_leaning_on_it():
+    """A flat die against the wall drawn without its front face (as a die of the felt's colour
+    is cut out: the wall cue takes it for leaning on the wall), and beside it, along the wall, a
+    die leaning on it, showing the face that was against it."""
+    flat = dict(top=(300.0, WALL_Y + 0.5 * DIE), value=2, front=0.0)
+    lean = dict(top=(300.0 + 1.3 * DIE, WALL_Y + 0.8 * DIE), value=5, side="left", side_w=0.3)
+    return [flat, lean]
+
+
+def test_a_die_leaning_on_a_flat_die_at_the_wall_is_the_cocked_one_when_all_cues_say_so():
+    """Of a close pair, the wall cue flags the die at the wall; the reader, the silhouettes and
+    the lean model all take the other for the leaning one: it is (R-I2), and the die at the
+    wall is read. Whatever the cues say, one die of a close pair is flagged."""
+    dice = _flat_at_wall_and_one_leaning_on_it()
+    got = _pair_throw(dice, [0.2, 0.7], lean=[0.05, 1.0])
+    assert [(d.cocked, d.value) for d in got] == [(False, 2), (True, None)]
+    # the lean model alone does not move the flag off the wall (the other die drawn flat, the
+    # reader as unsure of both)...
+    flat_beside = [dice[0], dict(dice[1], side=None, side_w=0.0)]
+    got = _pair_throw(flat_beside, [0.3, 0.3], lean=[0.05, 1.0])
+    assert [d.cocked for d in got] == [True, False]
+    # ...nor do the reader and the silhouettes alone, nor anything without the model
+    got = _pair_throw(dice, [0.2, 0.7], lean=[0.6, 0.9])
+    assert [d.cocked for d in got] == [True, False]
+    got = _pair_throw(dice, [0.2, 0.7])
     assert [d.cocked for d in got] == [True, False]
 
 
@@ -778,13 +832,14 @@ class _SureFlatLean:
         return [0.0 for _ in centers]
 
 
-def _leaning_die_frames(top_h: float, second_h: float):
+def _leaning_die_frames(top_h: float, second_h: float, out: float = 0.75):
     """One die sliding to rest by the back wall, drawn as a tilted camera sees a die leaning on
     it: its top face (white, pips) ``top_h`` die edges deep, and below it a second face of
-    another shade ``second_h`` deep (a flat die: top_h 1, a thin front face)."""
+    another shade ``second_h`` deep (a flat die: top_h 1, a thin front face), its top's centre
+    ``out`` die edges from the wall line."""
     bg = background(0)
     frames = [(i / 60, bg.copy()) for i in range(10)]
-    x, rest_y = 320.0, WALL_Y + 0.75 * DIE
+    x, rest_y = 320.0, WALL_Y + out * DIE
     for k in range(21):
         img = bg.copy()
         y = 460 + k / 20 * (rest_y - 460)
@@ -815,6 +870,20 @@ def test_a_foreshortened_top_face_by_the_wall_is_cocked_though_reader_and_lean_m
     shape = top_face_shape(frames[-1][1], top, DIE)
     assert foreshortened(shape, CockedSettings()) is cocked
 
+
+
+def test_the_lean_model_never_clears_a_wall_cue_flag():
+    """A die by the wall whose top does not sit wall-ward of its silhouette (no front face
+    below it) is flagged by the wall cue; its top is square (a lean of 10-20 degrees leaves it
+    so), the reader reads it surely and the lean model is sure it lies flat: still cocked, the
+    model learnt our renders only (R-I2)."""
+    frames, top = _leaning_die_frames(1.0, 0.0, out=0.5)
+    reader = PlacedReader([top], [3], [0.0], confidence=0.99)
+    reader.lean = _SureFlatLean()
+    (obs,), _ = run(frames, ThrowTracker(CAL, reader=reader))
+    (die,) = obs.dice
+    assert foreshortened(top_face_shape(frames[-1][1], top, DIE), CockedSettings()) is False
+    assert die.cocked
 
 def test_top_face_cue_cannot_tell_without_a_whole_face():
     """No region of the top's colour the size of a face (a die of the felt's colour, a crop

@@ -61,6 +61,8 @@ def settle_center(game: Game, dice_win: bool, events: list) -> None:
             lost += units
         amounts[shooter] = -lost
         game.claimant = None
+    if game.quiet:  # Game.rebuild: no events
+        return
     events.append({"event": "center_settled", "winner": "dice" if dice_win else "faders",
                    "player": shooter, "units": amounts[shooter], "amounts": amounts,
                    "rule": "R-C7"})

@@ -22,6 +22,7 @@ from ..sidebets import (
     SideBet,
     parse_terms,
     true_odds,
+    win_odds,
 )
 from .seating import pay_out_leavers
 
@@ -60,8 +61,11 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
     # only a point bet's odds depend on the point (a line bet is made on the come-out only):
     # the others are priced with None, so true_odds' cache holds one entry per stake pair, not
     # seven (its hits went from half the side bets to nearly all of them, bench/rules.py)
-    p_win, ev_for, ev_against = true_odds(kind, key, point if kind == "point" else None,
-                                          stake_for, stake_against)
+    if game.quiet:  # Game.rebuild: no event to price, but terms that cannot be priced refuse
+        win_odds(kind, key, point if kind == "point" else None)
+    else:
+        p_win, ev_for, ev_against = true_odds(kind, key, point if kind == "point" else None,
+                                              stake_for, stake_against)
     # nothing below can refuse
     if kind == "point":
         terms = {"number": point}
@@ -74,6 +78,8 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
     escrow[backer] += stake_for
     balances[layer] -= stake_against
     escrow[layer] += stake_against
+    if game.quiet:
+        return []
     if not terms:
         return [{"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
                  "against": layer, "stakes": {backer: stake_for, layer: stake_against},
@@ -194,7 +200,7 @@ def settle_side_bets(game: Game, idx: int, total: int, line: int, events: list,
     throw changes a bet's progress (the throw's undo record, which keeps only what changes)."""
     balances = game.ledger.balances
     escrow = game.ledger.escrow
-    append = events.append
+    append = None if game.quiet else events.append  # None: Game.rebuild, no events
     decided = None
     for bet in game.bets.values():
         table = bet.table
@@ -212,26 +218,27 @@ def settle_side_bets(game: Game, idx: int, total: int, line: int, events: list,
             if keep is not None:
                 keep((bet, bet.progress()))
             bet.set_come_point(total)
-            append({"event": "come_point_set", "id": bet.id, "come_point": total,
-                    "rule": "R-S3"})
+            if append is not None:
+                append({"event": "come_point_set", "id": bet.id, "come_point": total,
+                        "rule": "R-S3"})
             continue
         if r == FOR:
             winner, loser, won, lost = bet.backer, bet.layer, bet.stake_against, bet.stake_for
-            side, other = "for", "against"
         else:
             winner, loser, won, lost = bet.layer, bet.backer, bet.stake_for, bet.stake_against
-            side, other = "against", "for"
         # the winner's own stake back and the loser's stake to him: Ledger.release and
         # Ledger.pay inlined for speed (0.23 us a settled bet against 0.36 us with the two
         # calls, timeit on the loaded VM; about 1% of bench/rules.py's replay)
         escrow[winner] -= lost
         escrow[loser] -= won
         balances[winner] += lost + won
-        rule = bet.rule
-        append({"event": "side_bet_won", "id": bet.id, "player": winner, "units": won,
-                "side": side, "rule": rule})
-        append({"event": "side_bet_lost", "id": bet.id, "player": loser, "units": won,
-                "side": other, "rule": rule})
+        if append is not None:
+            side, other = ("for", "against") if r == FOR else ("against", "for")
+            rule = bet.rule
+            append({"event": "side_bet_won", "id": bet.id, "player": winner, "units": won,
+                    "side": side, "rule": rule})
+            append({"event": "side_bet_lost", "id": bet.id, "player": loser, "units": won,
+                    "side": other, "rule": rule})
         if decided is None:
             decided = [bet.id]
         else:

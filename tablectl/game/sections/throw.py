@@ -147,8 +147,14 @@ def run_throw(game: Game, command: dict) -> list[dict]:
 
 def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
     """A throw that counts (R-T2): the line, the center bet, the side bets."""
-    undo = game.undo = ThrowUndo(game, (d1, d2))
-    game.undo_valid_at = game.commands_applied + 1
+    if game.keep_undo:
+        undo = game.undo = ThrowUndo(game, (d1, d2))
+        game.undo_valid_at = game.commands_applied + 1
+        keep = None if game.callable_bets else undo.progress.append
+    else:  # Game.replay: no override can follow this throw, so nothing is kept for one
+        game.undo = None
+        game.undo_valid_at = -1
+        keep = None
     game.rolling = False
     game.thrown_in_turn = True
     game.throws += 1
@@ -165,40 +171,27 @@ def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
     if point is None:
         if game.claimant is not None and game.center is None:
             game.claimant = None  # R-C4: the claim is on the next come-out only, and lapses
-        events = [{"event": "come_out", "shooter": shooter, "dice": [d1, d2], "total": total}]
         if total == 7 or total == 11:
             line = NATURAL
-            events.append({"event": "natural", "shooter": shooter, "total": total,
-                           "rule": "R-B2"})
         elif total == 2 or total == 3 or total == 12:
             line = CRAPS
-            events.append({"event": "craps", "shooter": shooter, "total": total,
-                           "rule": "R-B3"})
         else:
             line = POINT_SET
             game.point = total
-            events.append({"event": "point_set", "shooter": shooter, "point": total,
-                           "rule": "R-B4"})
+    elif total == point:
+        line = POINT_MADE
+        game.point = None
+    elif total == 7:
+        line = SEVEN_OUT
+        game.point = None
     else:
-        events = [{"event": "thrown", "shooter": shooter, "dice": [d1, d2], "total": total,
-                   "point": point}]
-        if total == point:
-            line = POINT_MADE
-            game.point = None
-            events.append({"event": "point_made", "shooter": shooter, "point": point,
-                           "rule": "R-B5"})
-        elif total == 7:
-            line = SEVEN_OUT
-            game.point = None
-            events.append({"event": "seven_out", "shooter": shooter, "point": point,
-                           "rule": "R-B6"})
-        else:
-            line = LINE_NONE
+        line = LINE_NONE
+    # Game.rebuild (quiet) reads no events: the throw's own are not built
+    events = [] if game.quiet else line_events(shooter, d1, d2, total, point, line)
     if game.center is not None and line != LINE_NONE and line != POINT_SET:
         settle_center(game, line == NATURAL or line == POINT_MADE, events)
     if game.bets:
-        settle_side_bets(game, (d1 - 1) * 6 + d2 - 1, total, line, events,
-                         None if callable_now else undo.progress.append)
+        settle_side_bets(game, (d1 - 1) * 6 + d2 - 1, total, line, events, keep)
     if line == SEVEN_OUT:  # R-D1: the dice pass clockwise from whose turn it was
         turn = game.turn_of
         nxt = next_eligible(game, turn)
@@ -209,6 +202,33 @@ def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
         apply_dice_change(game, events)
     if game.leaving:
         pay_out_leavers(game, events)
+    return events
+
+
+def line_events(shooter: str, d1: int, d2: int, total: int, point: int | None,
+                line: int) -> list[dict]:
+    """The throw's own events: the come-out or the throw with a point pending, and what it
+    did to the line (R-B2..R-B6)."""
+    if point is None:
+        events = [{"event": "come_out", "shooter": shooter, "dice": [d1, d2], "total": total}]
+        if line == NATURAL:
+            events.append({"event": "natural", "shooter": shooter, "total": total,
+                           "rule": "R-B2"})
+        elif line == CRAPS:
+            events.append({"event": "craps", "shooter": shooter, "total": total,
+                           "rule": "R-B3"})
+        else:
+            events.append({"event": "point_set", "shooter": shooter, "point": total,
+                           "rule": "R-B4"})
+        return events
+    events = [{"event": "thrown", "shooter": shooter, "dice": [d1, d2], "total": total,
+               "point": point}]
+    if line == POINT_MADE:
+        events.append({"event": "point_made", "shooter": shooter, "point": point,
+                       "rule": "R-B5"})
+    elif line == SEVEN_OUT:
+        events.append({"event": "seven_out", "shooter": shooter, "point": point,
+                       "rule": "R-B6"})
     return events
 
 
