@@ -62,6 +62,17 @@ dice crops, tools/render_dice_crops.py, mixed into each epoch)::
     done
     $T tools/train_reader.py calibrate $O/loo/B_*    # one temperature for unseen dice
 
+Recipe C (docs/reader-training.md: reads far more of the unseen kinds than B): 6 epochs, 5 photo
+crops a die, the rendered crops of renderer 2 (veined marbling, wood grain) with 15% of them
+leaning dice of the cocked class; ``calibrate`` over its folds fits the temperature and, at it,
+``min_confidence`` (the pair is printed as "card")::
+
+    nice -n 15 $T tools/train_reader.py cls --arch grid --parts train,tune --epochs 6 \
+        --lr 3e-3 --per-die 5 --backgrounds 1200 --cocked-crops 600 --no-mine \
+        --set-weight nell-byler=2 --mild 0.3 --ema 0.99 --threads 1 --rendered 4000 \
+        --rendered-seed 6 --rendered-cocked 0.15 --leave-out-kind $K --model-dir $D
+    $T tools/train_reader.py calibrate $O/loo2/C_*
+
 A shipped net fine-tuned with rendered dice (``--warm-from`` an exported .onnx starts from its
 weights, batch norms as folded); docs/reader-training.md compares it with the shipped one::
 
