@@ -7,7 +7,11 @@ scaled so a die is 52 px and tiled over 1280x720, so the reader does real work. 
 3 ms per frame. Also prints `find` (whole-frame search) on the same frame, on a 640x480 photo
 (the white pair on wood; target under 10 ms) and on a 640x640 one (a tray of coloured dice).
 ``--profile``: the same with a profile of a pair (learnt from the two labelled trays of
-fixtures/stills), the cost of reading with one.
+fixtures/stills), the cost of reading with one. ``--models DIR`` times the models (and card) in
+DIR; ``--against DIR`` times a second folder too, the two alternated run by run (the machine's
+drift falls on both alike), and prints the ratio of their CPU times. The detector's bare pass
+(``cv2.dnn`` forward alone) is timed on a 320x240 and a 160x120 input (the 640x480 frame's
+whole-frame look and coarse probe).
 
 Each line gives the median wall time and the median CPU time of the thread (what the machine's
 other load adds to the wall time, mostly, is time the reader waits for the core), and the work
@@ -106,15 +110,71 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=200)
     ap.add_argument("--profile", action="store_true",
                     help="also time the reader with a profile of a pair")
+    ap.add_argument("--models", type=Path, default=None, metavar="DIR",
+                    help="time the models (and dice_reader.json) in DIR, not the shipped ones")
+    ap.add_argument("--against", type=Path, default=None, metavar="DIR",
+                    help="also time the models in DIR, alternated with the first, and the ratio")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    from vision.dice import DiceReader
+    from vision.dice import MODEL_DIR, DiceReader
 
-    reader = DiceReader()
+    reader = DiceReader(a.models)
+    if a.against is not None:
+        compare((a.models or MODEL_DIR, reader), (a.against, DiceReader(a.against)), a.repeat)
+        return 0
     bench(reader, a.repeat, "")
     if a.profile:
         bench(DiceReader(profile=tray_profile(reader)), a.repeat, " [profile]")
     return 0
+
+
+def bare_detector(model_dir: Path) -> list:
+    """(name, fn) of the detector's bare passes: a 320x240 and a 160x120 input, each on a net of
+    its own (as the reader keeps one per size)."""
+    from vision.dice import _load_net
+
+    path = model_dir / "dice_det.onnx"
+    out = []
+    for w, h in ((320, 240), (160, 120)):
+        net = _load_net(path)
+        blob = np.random.default_rng(0).uniform(-0.5, 0.5, (1, 3, h, w)).astype(np.float32)
+
+        def forward(net=net, blob=blob):
+            net.setInput(blob)
+            return net.forward()
+
+        out.append((f"detector alone, {w}x{h} input", forward))
+    return out
+
+
+def compare(first, second, repeat: int) -> None:
+    """Each run timed on both readers ((model folder, reader) each) in turn, ``repeat`` times
+    over, the two alternated (and which goes first); the medians of each and the ratio second / first of CPU times."""
+    (dir_a, a), (dir_b, b) = first, second
+    small = cv2.imread(str(STILLS / "two_white_wood.jpg"))
+    tray = cv2.imread(str(STILLS / "colours_tray.jpg"))
+    frame, boxes, _ = frame_with_two_dice()
+    runs = [(name, fa, fb) for (name, fa), (_, fb)
+            in zip(bare_detector(dir_a), bare_detector(dir_b), strict=True)]
+    for name, img in (("find, 640x480 (2 white dice)", small),
+                      ("find, 640x640 (24 coloured dice)", tray)):
+        runs.append((name, lambda img=img: a.find(img), lambda img=img: b.find(img)))
+    runs.append(("read_at, 2 dice in 1280x720", lambda: a.read_at(frame, boxes),
+                 lambda: b.read_at(frame, boxes)))
+    print(f"first: {dir_a}\nsecond: {dir_b}")
+    for name, fa, fb in runs:
+        fa(), fb()
+        ca, cb = [], []
+        for k in range(repeat):
+            # each first in turn: what runs second finds the caches the first left
+            pair = ((fa, ca), (fb, cb)) if k % 2 == 0 else ((fb, cb), (fa, ca))
+            for fn, acc in pair:
+                c0 = time.thread_time()
+                fn()
+                acc.append((time.thread_time() - c0) * 1000)
+        ma, mb = statistics.median(ca), statistics.median(cb)
+        print(f"{name + ':':40s} first {ma:6.2f} ms CPU, second {mb:6.2f} ms CPU, "
+              f"second / first {mb / ma:.3f}")
 
 
 def tray_profile(reader):

@@ -184,6 +184,13 @@ class DiceReader:
                 raise OSError(f"{', '.join(missing)} missing (dice_reader.json names "
                               f"{', '.join(names)})")
             self._det = _load_net(d / names[0])
+            # the detector's input sides must be multiples of this (its coarsest map is
+            # upsampled exactly twice onto its stride-4 map)
+            self._det_multiple = int(self.meta.get("detector", {}).get("multiple", DET_STRIDE))
+            if self._det_multiple % DET_STRIDE or self.tuning.refine_px % self._det_multiple:
+                raise ValueError(
+                    f"the detector's \"multiple\" ({self._det_multiple}) must be a multiple of "
+                    f"{DET_STRIDE} and divide refine_px ({self.tuning.refine_px})")
             # and for the closer looks (``_refine``: patches of refine_px), so that neither
             # net's input changes shape between frames (cv2.dnn would set it up again)
             self._refiner = _load_net(d / names[0])
@@ -257,8 +264,9 @@ class DiceReader:
         (and the tuning's ``heat``) hot. ``net``: the detector to run (default ``_det``)."""
         t = self.tuning
         h, w = frame.shape[:2]
-        dw = max(DET_STRIDE * 2, int(round(w * scale / DET_STRIDE)) * DET_STRIDE)
-        dh = max(DET_STRIDE * 2, int(round(h * scale / DET_STRIDE)) * DET_STRIDE)
+        m = self._det_multiple
+        dw = max(DET_STRIDE * 2, m, int(round(w * scale / m)) * m)
+        dh = max(DET_STRIDE * 2, m, int(round(h * scale / m)) * m)
         sx, sy = dw / w, dh / h
         small = cv2.resize(frame, (dw, dh), interpolation=cv2.INTER_AREA)
         # what cv2.dnn.blobFromImage(small, 1 / 255, mean=127.5) gives, to the bit, in half its time

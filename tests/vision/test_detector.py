@@ -1,0 +1,93 @@
+"""The shipped detector (vision/models/dice_det.onnx) keeps its contract: 4 maps at stride 4,
+enough context around each cell, any frame size the reader gives it (rounded to the card's
+``multiple``), and the dice of a real photo found where they lie."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.dice import DET_STRIDE, MODEL_DIR, DiceReader, ReaderError
+
+STILLS = Path(__file__).resolve().parents[2] / "fixtures" / "stills"
+# the detector that shipped until the net was rebuilt without dilations saw 71 input pixels
+# around a cell; its successor must see at least as far
+RECEPTIVE_FIELD = 71
+
+
+@pytest.fixture(scope="module")
+def card() -> dict:
+    return json.loads((MODEL_DIR / "dice_reader.json").read_text())["detector"]
+
+
+@pytest.fixture(scope="module")
+def det():
+    return cv2.dnn.readNetFromONNX(str(MODEL_DIR / "dice_det.onnx"))
+
+
+def forward(net, x: np.ndarray) -> np.ndarray:
+    net.setInput(x)
+    return net.forward()
+
+
+@pytest.mark.parametrize("hw", [(240, 320), (120, 160), (64, 64), (232, 328), (56, 88)])
+def test_four_maps_at_stride_four_for_every_side_of_the_cards_multiple(det, card, hw):
+    m = int(card.get("multiple", DET_STRIDE))
+    h, w = (m * math.ceil(s / m) for s in hw)
+    x = np.random.default_rng(1).uniform(-0.5, 0.5, (1, 3, h, w)).astype(np.float32)
+    out = forward(det, x)
+    assert out.shape == (1, 4, h // DET_STRIDE, w // DET_STRIDE)
+    assert np.isfinite(out).all()
+
+
+def test_a_cell_sees_at_least_as_far_as_the_old_detector(det):
+    """The columns (and rows) of input pixels that move a cell's maps span at least 71 px (a
+    die's surroundings, a neighbouring die)."""
+    size = 192
+    x = np.random.default_rng(2).uniform(-0.5, 0.5, (1, 3, size, size)).astype(np.float32)
+    c = size // DET_STRIDE // 2
+    base = forward(det, x)[0, :, c, c].copy()
+    for axis in (2, 3):  # rows, columns
+        seen = []
+        for k in range(size):
+            y = x.copy()
+            index = [slice(None)] * 4
+            index[axis] = k
+            y[tuple(index)] += 2.0
+            if np.abs(forward(det, y)[0, :, c, c] - base).max() > 1e-6:
+                seen.append(k)
+        assert seen and seen[-1] - seen[0] + 1 >= RECEPTIVE_FIELD, (
+            f"a cell sees {seen[-1] - seen[0] + 1 if seen else 0} px along axis {axis}")
+
+
+@pytest.mark.parametrize("size", [(640, 480), (643, 487), (701, 533), (1000, 750)])
+def test_the_two_dice_are_found_at_any_frame_size(size):
+    frame = cv2.imread(str(STILLS / "two_white_wood.jpg"))
+    h0, w0 = frame.shape[:2]
+    lines = (STILLS / "two_white_wood.txt").read_text().split("\n")
+    truth = [tuple(float(v) for v in ln.split()[1:3]) for ln in lines if ln.strip()]
+    frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    dice = DiceReader().find(frame)
+    assert len(dice) == len(truth)
+    for tx, ty in truth:
+        near = min(math.hypot(d.center[0] - tx * size[0], d.center[1] - ty * size[1])
+                   for d in dice)
+        assert near < 0.1 * min(size), f"no die found near ({tx:.2f}, {ty:.2f})"
+
+
+def test_a_card_whose_multiple_the_closer_look_cannot_use_is_refused(tmp_path):
+    for f in MODEL_DIR.iterdir():
+        if f.is_file():
+            shutil.copy(f, tmp_path / f.name)
+    path = tmp_path / "dice_reader.json"
+    meta = json.loads(path.read_text())
+    meta["detector"]["multiple"] = 6  # not a multiple of the stride, nor of refine_px 64
+    path.write_text(json.dumps(meta))
+    with pytest.raises(ReaderError, match="multiple"):
+        DiceReader(tmp_path)

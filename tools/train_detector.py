@@ -1,0 +1,349 @@
+"""Train the dice reader's detector (``vision/models/dice_det.onnx``) in a shape cv2.dnn runs
+fast, and time detector shapes bare in cv2.dnn (dev-only tool; the torch venv, as
+tools/train_reader.py).
+
+The detector's contract is unchanged: a BGR frame scaled so a die is about 22 px, as
+``(x/255 - 0.5)``, in; 4 maps at stride 4 out (centre logit, sub-cell dx, dy, log(die edge / 4)).
+The shipped shape until session 8 (``dilated``, tools/train_reader.py ``det_net``) reached its
+71-pixel receptive field with two dilated 3x3 convolutions at stride 4, for which cv2.dnn has no
+fast kernel (half the net's time). ``up8`` reaches 87 pixels with plain 3x3 convolutions on a
+stride-8 map (a quarter of the pixels) whose last map is upsampled (nearest) and added to the
+stride-4 one, then one 3x3 convolution and the 1x1 head at stride 4. Its input's sides must be
+multiples of 8 (the card's ``"multiple"``: the reader rounds to it)::
+
+    T=/work/train-venv/bin/python; O=/work/train-out/det
+    taskset -c 0 $T tools/train_detector.py bare                 # every shape, untrained
+    nice -n 15 $T tools/train_detector.py train --arch up8 --steps 6000 --sim 150 \\
+        --out $O/det_up8.onnx --model-dir $O/models_up8
+    .venv/bin/python bench/read_accuracy.py --models $O/models_up8
+
+``--model-dir`` writes a folder the reader loads as it loads vision/models: the shipped files
+with this detector and the card's detector section (its ``multiple``) in.
+
+Data, sampling, loss and export are tools/train_reader.py's (``det_sample``, ``focal``,
+``export``): the same as the shipped detector's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import train_reader as tr  # noqa: E402
+
+cv2.setNumThreads(1)
+OUT = tr.WORK / "det"
+
+
+def _cbr(i: int, o: int, s: int = 1, d: int = 1):
+    import torch.nn as nn
+
+    return [nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o),
+            nn.ReLU(inplace=True)]
+
+
+def up_net(c4: int = 16, c8: int = 16, n8: int = 4, fine: int = 0, pool: bool = False,
+           head3: bool = True):
+    """Plain 3x3 convolutions only: the stride-4 map (``fine`` more 3x3 at stride 4 before the
+    branch), a branch down to stride 8 (a stride-2 3x3, or with ``pool`` a 2x2 max pool) and
+    ``n8`` 3x3 convolutions there for context, upsampled (nearest, exactly 2x) and added to the
+    stride-4 map, a 3x3 at stride 4 (unless not ``head3``) and the 1x1 head."""
+    import torch.nn as nn
+
+    class UpDetector(nn.Module):
+        def __init__(self):
+            super().__init__()
+            layers = [*_cbr(3, 8, 2), *_cbr(8, c4, 2)]
+            for _ in range(fine):
+                layers += _cbr(c4, c4)
+            self.stem = nn.Sequential(*layers)
+            ctx = [nn.MaxPool2d(2, 2, ceil_mode=True), *_cbr(c4, c8)] if pool else _cbr(c4, c8, 2)
+            for _ in range(n8):
+                ctx += _cbr(c8, c8)
+            if c8 != c4:
+                ctx.append(nn.Conv2d(c8, c4, 1, bias=False))
+            self.context = nn.Sequential(*ctx)
+            self.up = nn.Upsample(scale_factor=2, mode="nearest")
+            self.head = nn.Sequential(*(_cbr(c4, c4) if head3 else [nn.ReLU()]), nn.Conv2d(c4, 4, 1))
+
+        def forward(self, x):
+            f4 = self.stem(x)
+            return self.head(f4 + self.up(self.context(f4)))
+
+    return UpDetector()
+
+
+def sep_net():
+    """The shipped shape with its four stride-4 3x3 convolutions depthwise-separable (the
+    dilations kept: depthwise dilated kernels are cheap in any case)."""
+    import torch.nn as nn
+
+    def sep(c, d):
+        return [nn.Conv2d(c, c, 3, 1, padding=d, dilation=d, groups=c, bias=False),
+                nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(*_cbr(3, 8, 2), *_cbr(8, 16, 2), *sep(16, 1), *sep(16, 2), *sep(16, 4),
+                         *sep(16, 1), nn.Conv2d(16, 4, 1))
+
+
+# name -> (builder, the multiple the input's sides must be)
+ARCHS = {
+    "dilated": (tr.det_net, 4),
+    "up8": (lambda: up_net(16, 16, 4, 0), 8),
+    "up8-fine": (lambda: up_net(16, 16, 3, 1), 8),
+    "up8-24": (lambda: up_net(16, 24, 4, 0), 8),
+    "up8-3": (lambda: up_net(16, 16, 3, 0), 8),
+    "sep": (sep_net, 4),
+    "up8-pool": (lambda: up_net(16, 16, 4, 0, pool=True), 8),
+    "up8-lite": (lambda: up_net(16, 16, 4, 1, head3=False), 8),
+    "up8-pool-lite": (lambda: up_net(16, 16, 4, 1, pool=True, head3=False), 8),
+}
+
+
+def receptive_field(net, size: int = 192) -> int:
+    """The side, in input pixels, of the square of input that moves the centre cell's output
+    (measured: the gradient of that cell's four maps with respect to the input)."""
+    import torch
+
+    net.eval()
+    x = torch.zeros(1, 3, size, size, requires_grad=True)
+    y = net(x)
+    c = y.shape[2] // 2
+    y[0, :, c, c].sum().backward()
+    g = x.grad[0].abs().sum(0)
+    rows = torch.nonzero(g.sum(1)).flatten()
+    cols = torch.nonzero(g.sum(0)).flatten()
+    return int(max(rows.max() - rows.min(), cols.max() - cols.min()) + 1)
+
+
+def _randomise_norms(net, seed: int = 0) -> None:
+    """Batch norms given random statistics, so an untrained net's maps are not all alike
+    (for checking cv2.dnn against torch; the timing does not care)."""
+    import torch
+
+    g = torch.Generator().manual_seed(seed)
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.copy_(torch.randn(m.num_features, generator=g) * 0.1)
+            m.running_var.copy_(torch.rand(m.num_features, generator=g) + 0.5)
+
+
+def time_onnx(path: Path, shapes=((240, 320), (120, 160), (64, 64)), repeats: int = 60,
+              rounds: int = 5) -> dict:
+    """Median CPU ms of one cv2.dnn (classic engine) forward at each (h, w), best of ``rounds``
+    medians (the machine is shared: the best round is the least disturbed)."""
+    out = {}
+    for h, w in shapes:
+        net = cv2.dnn.readNetFromONNX(str(path), engine=cv2.dnn.ENGINE_CLASSIC)
+        x = np.random.default_rng(0).uniform(-0.5, 0.5, (1, 3, h, w)).astype(np.float32)
+        net.setInput(x)
+        for _ in range(5):
+            net.forward()
+        best = float("inf")
+        for _ in range(rounds):
+            ts = []
+            for _ in range(repeats):
+                t0 = time.process_time()
+                net.setInput(x)
+                net.forward()
+                ts.append(time.process_time() - t0)
+            best = min(best, float(np.median(ts)) * 1e3)
+        out[f"{w}x{h}"] = round(best, 3)
+    return out
+
+
+def bare(archs: list[str], files: list[Path]) -> None:
+    """Each shape exported untrained (and each given ONNX file) timed bare in cv2.dnn."""
+    tmp = Path(tempfile.mkdtemp(prefix="det_bare_"))
+    rows = []
+    for name in archs:
+        build, multiple = ARCHS[name]
+        net = build()
+        _randomise_norms(net)
+        path = tmp / f"{name}.onnx"
+        tr.export(net, (1, 3, 240, 320), path, detector=True)
+        rows.append((name, receptive_field(net), multiple, time_onnx(path)))
+    for f in files:
+        rows.append((str(f), None, None, time_onnx(f)))
+    for name, rf, multiple, ms in rows:
+        print(json.dumps({"net": name, "receptive_field": rf, "multiple": multiple, "ms": ms}))
+    shutil.rmtree(tmp)
+
+
+def write_model_dir(model_dir: Path, det: Path, arch: str) -> None:
+    """A folder the reader loads: the shipped models and card, this detector and its card
+    section in."""
+    model_dir.mkdir(parents=True, exist_ok=True)
+    for f in tr.MODELS.iterdir():
+        if f.is_file():
+            shutil.copy2(f, model_dir / f.name)
+    shutil.copy2(det, model_dir / "dice_det.onnx")
+    card_path = model_dir / "dice_reader.json"
+    card = json.loads(card_path.read_text())
+    card["detector"].update(detector_card(arch))
+    card_path.write_text(json.dumps(card, indent=1) + "\n")
+    tr.log(f"wrote {model_dir}")
+
+
+def detector_card(arch: str) -> dict:
+    multiple = ARCHS[arch][1]
+    return {
+        "input": "BGR frame scaled so a die is ~22 px (half size for a 640-wide view), "
+                 f"(x/255 - 0.5), sides multiples of {multiple}",
+        "multiple": multiple,
+    }
+
+
+def warm_start(net, onnx_path: Path) -> None:
+    """The convolutions ``net`` shares with the detector in ``onnx_path`` (its batch norms
+    folded in) started from that detector's weights: the stem (its first two), and the head
+    (its last 3x3 and its 1x1) where ``net`` has a 3x3 before its 1x1 head; each batch norm
+    after a copied convolution set to pass the folded bias through."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(onnx_path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [(weights[n.input[1]], weights[n.input[2]]) for n in model.graph.node
+             if n.op_type == "Conv"]
+    mods = list(net.modules())
+    mine = [k for k, m in enumerate(mods) if isinstance(m, torch.nn.Conv2d)]
+    pairs = [(mine[0], convs[0]), (mine[1], convs[1]), (mine[-1], convs[-1])]
+    if len(mine) > 2 and mods[mine[-2]].kernel_size == (3, 3):
+        pairs.append((mine[-2], convs[-2]))
+    with torch.no_grad():
+        for k, (w, b) in pairs:
+            conv = mods[k]
+            if tuple(conv.weight.shape) != w.shape:
+                continue
+            conv.weight.copy_(torch.from_numpy(w))
+            after = mods[k + 1] if k + 1 < len(mods) else None
+            if isinstance(after, torch.nn.BatchNorm2d):
+                after.weight.fill_(1.0)
+                after.bias.copy_(torch.from_numpy(b))
+            elif conv.bias is not None:
+                conv.bias.copy_(torch.from_numpy(b))
+    tr.log(f"warm start from {onnx_path}: {len(pairs)} convolutions")
+
+
+def _batches(data, seed: int, bs: int, steps: int, workers: int):
+    """``steps`` batches of ``bs`` samples (tools/train_reader.py ``det_sample``), cut in
+    ``workers`` processes beside the training (0: in it), each with its own generator."""
+    if workers == 0:
+        rng = np.random.default_rng(seed)
+        for _ in range(steps):
+            yield [tr.det_sample(data, rng) for _ in range(bs)]
+        return
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")  # the photos are shared with the workers, not copied
+    queue = ctx.Queue(maxsize=8)
+    share = [steps // workers + (k < steps % workers) for k in range(workers)]
+    procs = [ctx.Process(target=_cut, args=(data, seed * 1000 + k, bs, n, queue), daemon=True)
+             for k, n in enumerate(share)]
+    for p in procs:
+        p.start()
+    try:
+        for _ in range(steps):
+            yield queue.get()
+    finally:
+        for p in procs:
+            p.kill()
+
+
+def _cut(data, seed: int, bs: int, n: int, queue) -> None:
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        queue.put([tr.det_sample(data, rng) for _ in range(bs)])
+
+
+def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: int = 1,
+          model_dir: Path | None = None, workers: int = 1, warm_from: Path | None = None) -> None:
+    """tools/train_reader.py's ``train_det`` with this shape: the same photos, samples, loss,
+    schedule and export (the samples cut in ``workers`` processes beside the training)."""
+    import torch
+    from reader_data import Die, Photo
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    data = tr.load_part("train")
+    for img, dice in tr.sim_stills(sim, seed=8) if sim else []:
+        data.append((img, Photo(Path("sim"), "sim",
+                                [Die(v, cx, cy, dp, dp, dp) for v, cx, cy, dp, _ in dice])))
+    tr.log(f"detector {arch}: {len(data)} train photos")
+    net = ARCHS[arch][0]()
+    if warm_from is not None:
+        warm_start(net, warm_from)
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=steps, pct_start=0.1)
+    bs = 16
+    t0 = time.time()
+    batches = _batches(data, seed, bs, steps, workers)
+    for step, batch in zip(range(steps), batches, strict=False):
+        x = torch.from_numpy(np.stack([b[0] for b in batch])).permute(0, 3, 1, 2).float()
+        x = x / 255.0 - 0.5
+        heat = torch.from_numpy(np.stack([b[1] for b in batch]))
+        reg = torch.from_numpy(np.stack([b[2] for b in batch]))
+        mask = torch.from_numpy(np.stack([b[3] for b in batch]))
+        y = net(x)
+        lh = tr.focal(y[:, 0], heat)
+        n = mask.sum().clamp(min=1)
+        lr_ = ((y[:, 1:] - reg).abs().sum(1) * mask).sum() / n
+        loss = lh + lr_
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == steps - 1:
+            tr.log(f"det {arch} step {step}/{steps} heat {lh.item():.3f} reg {lr_.item():.3f} "
+                   f"({time.time() - t0:.0f}s)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    tr.export(net, (1, 3, 240, 320), out, detector=True)
+    if model_dir is not None:
+        write_model_dir(model_dir, out, arch)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("stage", choices=["bare", "train", "model-dir"])
+    ap.add_argument("files", nargs="*", type=Path, help="bare: ONNX files to time as well")
+    ap.add_argument("--arch", choices=sorted(ARCHS), default="up8")
+    ap.add_argument("--archs", default=",".join(ARCHS), help="bare: the shapes to time")
+    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--sim", type=int, default=150, help="simulator stills to add to training")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="processes cutting the training samples (0: in the training's own)")
+    ap.add_argument("--out", type=Path, default=None, help="ONNX file to write")
+    ap.add_argument("--warm-from", type=Path, default=None, metavar="ONNX",
+                    help="start the stem and head from this detector's weights")
+    ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
+                    help="write a model folder (shipped files, this detector) for --models")
+    a = ap.parse_args(argv)
+    if a.stage == "bare":
+        bare([n for n in a.archs.split(",") if n], a.files)
+    elif a.stage == "train":
+        train(a.arch, a.steps, a.sim, a.out or OUT / f"det_{a.arch}.onnx", seed=a.seed,
+              threads=a.threads, model_dir=a.model_dir, workers=a.workers, warm_from=a.warm_from)
+    elif a.stage == "model-dir":  # a folder around an already trained detector
+        if a.model_dir is None or a.out is None:
+            ap.error("model-dir takes --out (the trained ONNX) and --model-dir")
+        write_model_dir(a.model_dir, a.out, a.arch)
+
+
+if __name__ == "__main__":
+    main()
