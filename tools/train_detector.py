@@ -277,7 +277,7 @@ def _cut(data, seed: int, bs: int, n: int, queue) -> None:
 
 def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: int = 1,
           model_dir: Path | None = None, workers: int = 1, warm_from: Path | None = None,
-          resume: Path | None = None, lr: float = 4e-3) -> None:
+          resume: Path | None = None, lr: float = 4e-3, size_from: Path | None = None) -> None:
     """tools/train_reader.py's ``train_det`` with this shape: the same photos, samples, loss,
     schedule and export (the samples cut in ``workers`` processes beside the training)."""
     import torch
@@ -295,6 +295,8 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
         net.load_state_dict(torch.load(resume))
     elif warm_from is not None:
         warm_start(net, warm_from)
+    teacher = None if size_from is None else cv2.dnn.readNetFromONNX(
+        str(size_from), engine=cv2.dnn.ENGINE_CLASSIC)
     opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.1)
     bs = 16
@@ -306,6 +308,9 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
         heat = torch.from_numpy(np.stack([b[1] for b in batch]))
         reg = torch.from_numpy(np.stack([b[2] for b in batch]))
         mask = torch.from_numpy(np.stack([b[3] for b in batch]))
+        if teacher is not None:  # the size to learn: the teacher's, where a die's centre is
+            teacher.setInput(np.ascontiguousarray(x.numpy()))
+            reg[:, 2] = torch.where(mask > 0, torch.from_numpy(teacher.forward()[:, 3]), reg[:, 2])
         y = net(x)
         lh = tr.focal(y[:, 0], heat)
         n = mask.sum().clamp(min=1)
@@ -343,6 +348,9 @@ def main(argv=None) -> None:
     ap.add_argument("--resume", type=Path, default=None, metavar="PT",
                     help="start from a run's saved weights (.pt), all of them")
     ap.add_argument("--lr", type=float, default=4e-3, help="the one-cycle schedule's peak")
+    ap.add_argument("--size-from", type=Path, default=None, metavar="ONNX",
+                    help="learn the die's size as this detector sees it, not the label's (the "
+                    "classifiers were trained on crops of its sizes)")
     ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
                     help="write a model folder (shipped files, this detector) for --models")
     a = ap.parse_args(argv)
@@ -350,7 +358,7 @@ def main(argv=None) -> None:
         bare([n for n in a.archs.split(",") if n], a.files)
     elif a.stage == "train":
         train(a.arch, a.steps, a.sim, a.out or OUT / f"det_{a.arch}.onnx", seed=a.seed,
-              threads=a.threads, model_dir=a.model_dir, workers=a.workers, warm_from=a.warm_from, resume=a.resume, lr=a.lr)
+              threads=a.threads, model_dir=a.model_dir, workers=a.workers, warm_from=a.warm_from, resume=a.resume, lr=a.lr, size_from=a.size_from)
     elif a.stage == "model-dir":  # a folder around an already trained detector
         if a.model_dir is None or a.out is None:
             ap.error("model-dir takes --out (the trained ONNX) and --model-dir")
