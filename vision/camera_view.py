@@ -21,7 +21,7 @@ Knows no craps: vision's geometry only.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -148,20 +148,21 @@ class CameraView:
         d_toward /= np.linalg.norm(d_toward)
         d_along = np.cross(d_toward, up)
         view = cls(float(focal_px), found, (cx, cy), tuple(d_toward), tuple(d_along), tuple(up))
+        return view._signed_by(back_wall, np.mean(np.array(pts), axis=0))
+
+    def _signed_by(self, back_wall, inside: np.ndarray) -> CameraView:
+        """This view with ``toward`` turned to bring the felt point seen at ``inside`` nearer
+        the wall's image line, and ``along`` to run the way the wall's two points are given."""
         a, b = (np.array(p, float) for p in back_wall)
         u = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
         normal = np.array([-u[1], u[0]])  # an image normal of the wall's line
-        c_img = np.mean(np.array(pts), axis=0)
-        side = float((c_img - a) @ normal)  # the area's side of the wall
-        moved = view._moved(c_img, np.array(view.toward))
-        if float((moved - a) @ normal) * np.sign(side) > abs(side):
-            view = cls(view.focal_px, found, view.principal, tuple(-np.array(view.toward)),
-                       tuple(-np.array(view.along)), view.up)
-        moved = view._moved(c_img, np.array(view.along))
-        if float(moved[0] - c_img[0]) * float(u[0]) + float(moved[1] - c_img[1]) * float(u[1]) < 0:
-            view = cls(view.focal_px, found, view.principal, view.toward,
-                       tuple(-np.array(view.along)), view.up)
-        return view
+        side = float((inside - a) @ normal)  # the area's side of the wall
+        toward, along = np.array(self.toward), np.array(self.along)
+        if float((self._moved(inside, toward) - a) @ normal) * math.copysign(1.0, side) > abs(side):
+            toward = -toward
+        if float((self._moved(inside, along) - inside) @ u) < 0:
+            along = -along
+        return replace(self, toward=tuple(toward), along=tuple(along))
 
     def _ray(self, x: float, y: float) -> np.ndarray:
         return np.array([x - self.principal[0], y - self.principal[1], self.focal_px])
