@@ -117,17 +117,17 @@ def _min_per_face(d: np.ndarray, faces: np.ndarray) -> np.ndarray:
     return out
 
 
-def _nearest_die_per_face(pictures: np.ndarray, faces: np.ndarray, per_die: int,
-                          queries: np.ndarray, views: int) -> np.ndarray:
-    """(n_dice_asked, 6) distance from each die asked (``views`` rows of ``queries`` a die) to
-    the nearest learnt die of each face (inf for a face no die showed). The pictures come
-    ``per_die`` to a learnt die; a learnt die's distance is the mean over the views of each
-    view's nearest picture of it: one picture out of thousands that happens to lie near one
-    view says less than a whole die that lies near every view."""
-    n_dice = len(pictures) // per_die
-    d = 1.0 - queries @ pictures[:n_dice * per_die].T
-    d = d.reshape(len(queries) // views, views, n_dice, per_die).min(axis=3).mean(axis=1)
-    return _min_per_face(d, faces[:n_dice * per_die:per_die])
+def _nearest_die_per_face(d: np.ndarray, faces: np.ndarray, per_die: int,
+                          views: int) -> np.ndarray:
+    """(n_dice_asked, 6) distance from each die asked to the nearest learnt die of each face
+    (inf for a face no die showed), from ``d``, the distances of each view (``views`` rows a
+    die asked) to each picture (``per_die`` columns a learnt die, of face ``faces``). A
+    learnt die's distance is the mean over the views of each view's nearest picture of it:
+    one picture out of thousands that happens to lie near one view says less than a whole die
+    that lies near every view."""
+    n_dice = d.shape[1] // per_die
+    d = d.reshape(len(d) // views, views, n_dice, per_die).min(axis=3).mean(axis=1)
+    return _min_per_face(d, faces[::per_die])
 
 
 def fit_head(x: np.ndarray, faces: np.ndarray, w0: np.ndarray, b0: np.ndarray,
@@ -197,10 +197,9 @@ class DiceProfile:
         if len(features) == 0:
             return []
         n = len(features) // views
-        unit = _unit(features)
-        near = _nearest_per_face(self.pictures, self.faces, unit)
-        near = near.reshape(n, views, 6).min(axis=1)
-        kin = _nearest_die_per_face(self.pictures, self.faces, self.crops_per_die, unit, views)
+        d = 1.0 - _unit(features) @ self.pictures.T
+        near = _min_per_face(d, self.faces).reshape(n, views, 6).min(axis=1)
+        kin = _nearest_die_per_face(d, self.faces, self.crops_per_die, views)
         probs = head_probabilities(features, *self.head).reshape(n, views, 6).mean(axis=1)
         out = []
         for row, dice, p in zip(near, kin, probs, strict=True):
