@@ -106,6 +106,8 @@ def test_saved_and_loaded(tmp_path, profile):
         DiceReader(profile=other)
     with pytest.raises(ProfileError, match="no such file"):
         DiceProfile.load(tmp_path / "missing.npz")
+    with pytest.raises(ProfileError, match="cannot hold 28 a die"):  # a learnt die cut short
+        DiceProfile(profile.pictures[:-1], profile.faces[:-1], profile.head, profile.card)
     with pytest.raises(ProfileError, match="no labelled die"):
         learn(DiceReader(), [], [])
 
