@@ -653,7 +653,8 @@ def die_crop(img, d, rng, jitter=True):
 
 
 def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=None,
-              set_weight=None, mild=0.0, recolour_share=0.0, die_weight=None):
+              set_weight=None, mild=0.0, recolour_share=0.0, die_weight=None,
+              kind_weight=None):
     """One epoch of labelled crops.
 
     :param set_weight: photo set -> crops per die multiplier (e.g. 2 for the many-coloured
@@ -664,8 +665,11 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
         pip colours (``recolour``).
     :param die_weight: per photo die (in ``data`` order), a further crops-per-die multiplier
         (``hard_weights``: the dice the net reads least surely get more crops).
+    :param kind_weight: kind of dice (dice_split.json kinds) -> a further crops-per-die
+        multiplier (e.g. 2 for the black dice with dull red pips a fine-tune loses first).
     """
     set_weight = set_weight or {}
+    kind_weight = kind_weight or {}
     xs, ys = [], []
     if mined is not None:
         pos, neg = mined
@@ -687,7 +691,8 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
                 xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
                 ys.append(BACKGROUND)
     dice = [(img, d) for img, p in data for d in p.dice]
-    reps = [round(per_die * set_weight.get(p.set, 1.0)) for _, p in data for _ in p.dice]
+    reps = [round(per_die * set_weight.get(p.set, 1.0) * kind_weight.get(d.kind, 1.0))
+            for _, p in data for d in p.dice]
     if die_weight is not None:
         reps = [round(n * k) for n, k in zip(reps, die_weight, strict=True)]
     for (img, d), n in zip(dice, reps, strict=True):
@@ -896,7 +901,8 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
               hard: float = 0.0, parts: tuple[str, ...] = ("train",), rendered: int = 0,
               rendered_seed: int = 5, rendered_cocked: float = 0.0,
               model_dir: Path | None = None, temperature: float = 1.0,
-              per_die: int = 8, n_bg: int = 5000, n_cocked: int = 2500, mined: bool = True):
+              per_die: int = 8, n_bg: int = 5000, n_cocked: int = 2500, mined: bool = True,
+              kind_weight=None):
     """Train a face classifier and export it.
 
     :param rendered: crops of rendered dice of many kinds (tools/render_dice_crops.py) mixed
@@ -969,7 +975,8 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
                       else None)
         xs, ys = cls_epoch(data, rng, per_die=per_die, n_bg=n_bg, n_cocked=n_cocked,
                            extra=extra, mined=mined, set_weight=set_weight, mild=mild,
-                           recolour_share=recolour_share, die_weight=die_weight)
+                           recolour_share=recolour_share, die_weight=die_weight,
+                           kind_weight=kind_weight)
         x, y = to_tensor(xs), torch.from_numpy(ys)
         for g in opt.param_groups:
             g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
@@ -1290,6 +1297,8 @@ def main(argv=None):
     ap.add_argument("--cocked-crops", type=int, default=2500, help="cocked crops an epoch")
     ap.add_argument("--no-mine", action="store_true",
                     help="skip the detector's hits on the photos (faster short runs)")
+    ap.add_argument("--kind-weight", action="append", default=[], metavar="KIND=K",
+                    help="crops per die times K for one kind of dice (repeatable)")
     ap.add_argument("--invariance", action="append", default=[], metavar="NAME=SHARE",
                     help="a share of the photo dice's crops changed one way a pip count does not "
                     f"depend on ({', '.join(INVARIANCES)}; repeatable)")
@@ -1330,6 +1339,10 @@ def main(argv=None):
             weights = {k: float(v) for k, v in (x.split("=", 1) for x in a.set_weight)}
         except ValueError:
             ap.error("--set-weight takes SET=K, e.g. --set-weight nell-byler=2")
+        try:
+            kinds = {k: float(v) for k, v in (x.rsplit("=", 1) for x in a.kind_weight)}
+        except ValueError:
+            ap.error("--kind-weight takes KIND=K, e.g. --kind-weight nell-byler/0=2")
         train_cls(a.epochs, sim=a.sim, warm=a.warm or a.warm_from is not None, lr=a.lr,
                   arch="wide" if a.wide else a.arch, out=a.out, sim_seed=a.sim_seed,
                   throws=a.throws,
@@ -1339,7 +1352,7 @@ def main(argv=None):
                   rendered_seed=a.rendered_seed, rendered_cocked=a.rendered_cocked,
                   model_dir=a.model_dir,
                   temperature=a.temperature, per_die=a.per_die, n_bg=a.backgrounds,
-                  n_cocked=a.cocked_crops, mined=not a.no_mine)
+                  n_cocked=a.cocked_crops, mined=not a.no_mine, kind_weight=kinds)
     elif a.stage == "export-cls":
         # a run's saved weights (the last epoch's of a run stopped early, or a run exported
         # again with the temperature ``calibrate`` fitted: --warm-from RUN.pt --temperature T)

@@ -236,6 +236,19 @@ def test_a_kind_left_out_is_neither_trained_on_nor_cut_as_background(photos_dir,
             assert np.hypot(cx - d.cx, cy - d.cy) > 0.3 * d.size
 
 
+def test_a_kind_weight_gives_that_kind_s_dice_more_crops(photos_dir, split):
+    data = train_reader.load_part("held_out")[:12]
+    dice = [d for _, p in data for d in p.dice]
+    black = sum(d.kind == "nell-byler/0" for d in dice)
+    assert 0 < black < len(dice)
+    kw = dict(per_die=2, n_bg=0, n_cocked=0)
+    plain = len(train_reader.cls_epoch(data, np.random.default_rng(0), **kw)[1])
+    heavy = len(train_reader.cls_epoch(data, np.random.default_rng(0),
+                                       kind_weight={"nell-byler/0": 3}, **kw)[1])
+    assert plain == 2 * len(dice)
+    assert heavy == plain + 2 * 2 * black
+
+
 def test_the_bench_scores_a_left_out_kind_alone(photos_dir, split, capsys):
     read_accuracy.main(["--leave-out", "nell-byler/1", "--part", "held_out", "--json",
                         "--repeat", "1"])
