@@ -73,6 +73,12 @@ leaning dice of the cocked class; ``calibrate`` over its folds fits the temperat
         --rendered-seed 6 --rendered-cocked 0.15 --leave-out-kind $K --model-dir $D
     $T tools/train_reader.py calibrate $O/loo2/C_*
 
+Recipe D is C with ``--invariance NAME=SHARE`` (polarity, grey, stretch, lowres, veins: crops
+changed in ways a pip count does not depend on); on the black and marbled folds none of them
+read more, and veins misread more (docs/reader-training.md). A fine-tune that keeps the
+shipped net's reading of the black dice with dull red pips gives them more of each epoch
+(``--kind-weight nell-byler/0=3 --kind-weight nell-byler/4=2 --hard 3``, lr 2.5e-4; cls_e2).
+
 A shipped net fine-tuned with rendered dice (``--warm-from`` an exported .onnx starts from its
 weights, batch norms as folded); docs/reader-training.md compares it with the shipped one::
 
