@@ -73,6 +73,12 @@ leaning dice of the cocked class; ``calibrate`` over its folds fits the temperat
         --rendered-seed 6 --rendered-cocked 0.15 --leave-out-kind $K --model-dir $D
     $T tools/train_reader.py calibrate $O/loo2/C_*
 
+Recipe D is C with ``--invariance NAME=SHARE`` (polarity, grey, stretch, lowres, veins: crops
+changed in ways a pip count does not depend on); on the black and marbled folds none of them
+read more, and veins misread more (docs/reader-training.md). A fine-tune that keeps the
+shipped net's reading of the black dice with dull red pips gives them more of each epoch
+(``--kind-weight nell-byler/0=3 --kind-weight nell-byler/4=2 --hard 3``, lr 2.5e-4; cls_e2).
+
 A shipped net fine-tuned with rendered dice (``--warm-from`` an exported .onnx starts from its
 weights, batch norms as folded); docs/reader-training.md compares it with the shipped one::
 
@@ -279,6 +285,105 @@ def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     mask = cv2.GaussianBlur(die_mask.astype(np.float32), (0, 0), 0.8)[..., None]
     out = f * (1 - mask) + die * mask
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+# Invariances that hold for any dice (``--invariance NAME=SHARE``): the share of the photo dice's
+# crops (and the made-up leaning ones) changed each way before the colour jitter. A count of
+# pips does not depend on which is lighter, pip or body (polarity), on the body's hue or
+# colourfulness (grey), on the contrast and gamma of the camera (stretch), on how few pixels
+# the detector hands over (lowres: the die at 12-22 px and a coarse JPEG, then back up), or on
+# veins across the body (veins: marbling drawn over a plain die, the pips spared).
+INVARIANCES = ("polarity", "grey", "stretch", "lowres", "veins")
+INVARIANCE: dict[str, float] = {}
+
+
+def invert_lightness(img: np.ndarray) -> np.ndarray:
+    """The crop with its lightness turned over and its colours kept (Lab L -> 255 - L): a black
+    die with white pips becomes a white die with black pips, a red one a pale red one."""
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def grey(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One channel (or the luminance) copied to all three: the die without its colours."""
+    k = rng.integers(4)
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if k == 3 else img[..., k]
+    return np.ascontiguousarray(np.repeat(g[..., None], 3, axis=2))
+
+
+def stretch(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A contrast stretch between two percentiles, then a gamma: a camera's other curve."""
+    f = img.astype(np.float32)
+    lo, hi = np.percentile(f, [rng.uniform(0, 10), rng.uniform(90, 100)])
+    f = np.clip((f - lo) / max(hi - lo, 8.0), 0, 1)
+    f = 255 * f ** rng.uniform(0.5, 2.0)
+    return f.astype(np.uint8)
+
+
+def low_resolution(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop as cut from a die of 12-22 px (resampled down, coarse JPEG, back up): the small
+    dice of a wide frame, a half-size photo or a far corner of the tray."""
+    px = img.shape[0]
+    die_px = px / CROP["scale"]
+    small = max(6, round(px * rng.uniform(12, 22) / die_px))
+    im = cv2.resize(img, (small, small), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.6:
+        ok, buf = cv2.imencode(".jpg", im, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 75))])
+        im = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    inter = cv2.INTER_LINEAR if rng.random() < 0.7 else cv2.INTER_CUBIC
+    return cv2.resize(im, (px, px), interpolation=inter)
+
+
+def veins(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Marbling drawn over the die's body: the level lines of a field bent by noise (as
+    tools/render_dice_crops.py draws them), in a colour near or far from the body's, over the
+    die's square only and not over its pips (the pixels far from the body's lightness)."""
+    px = img.shape[0]
+    f = img.astype(np.float32)
+    m = max(0, int(round((px - px / CROP["scale"]) / 2)))
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    body = np.median(g[m : px - m, m : px - m])
+    spare = np.abs(g - body) > 45  # pips (and glare): left as they are
+    yy, xx = np.mgrid[0:px, 0:px] / px
+    ang = rng.uniform(0, math.pi)
+
+    def noise(scale):
+        z = cv2.GaussianBlur(rng.normal(0, 1, (px, px)).astype(np.float32), (0, 0), scale)
+        return z / (z.std() + 1e-6)
+
+    field = (xx * math.cos(ang) + yy * math.sin(ang)) * rng.uniform(2, 6)
+    field = field + 0.9 * noise(px / 6) + 0.3 * noise(px / 20)
+    frac = np.abs(field - np.round(field))
+    w = np.clip(1 - frac / rng.uniform(0.05, 0.2), 0, 1) ** 0.7
+    w = w * rng.uniform(0.25, 0.7)
+    w[spare] = 0
+    square = np.zeros((px, px), np.float32)
+    square[m : px - m, m : px - m] = 1
+    w = (w * cv2.GaussianBlur(square, (0, 0), 1.0))[..., None]
+    mean = f[m : px - m, m : px - m].reshape(-1, 3).mean(0)
+    colour = rng.uniform(0, 255, 3) if rng.random() < 0.5 else mean + rng.normal(0, 50, 3)
+    return np.clip(f * (1 - w) + colour * w, 0, 255).astype(np.uint8)
+
+
+def invariant(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A crop changed in the ways a pip count does not depend on, each with its share
+    (``INVARIANCE``)."""
+    share = INVARIANCE
+    if not share:
+        return img
+    im = img
+    if rng.random() < share.get("veins", 0.0):
+        im = veins(im, rng)
+    if rng.random() < share.get("polarity", 0.0):
+        im = invert_lightness(im)
+    if rng.random() < share.get("grey", 0.0):
+        im = grey(im, rng)
+    if rng.random() < share.get("stretch", 0.0):
+        im = stretch(im, rng)
+    if rng.random() < share.get("lowres", 0.0):
+        im = low_resolution(im, rng)
+    return im
 
 
 def mild_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -554,7 +659,8 @@ def die_crop(img, d, rng, jitter=True):
 
 
 def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=None,
-              set_weight=None, mild=0.0, recolour_share=0.0, die_weight=None):
+              set_weight=None, mild=0.0, recolour_share=0.0, die_weight=None,
+              kind_weight=None):
     """One epoch of labelled crops.
 
     :param set_weight: photo set -> crops per die multiplier (e.g. 2 for the many-coloured
@@ -565,8 +671,11 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
         pip colours (``recolour``).
     :param die_weight: per photo die (in ``data`` order), a further crops-per-die multiplier
         (``hard_weights``: the dice the net reads least surely get more crops).
+    :param kind_weight: kind of dice (dice_split.json kinds) -> a further crops-per-die
+        multiplier (e.g. 2 for the black dice with dull red pips a fine-tune loses first).
     """
     set_weight = set_weight or {}
+    kind_weight = kind_weight or {}
     xs, ys = [], []
     if mined is not None:
         pos, neg = mined
@@ -588,7 +697,8 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
                 xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
                 ys.append(BACKGROUND)
     dice = [(img, d) for img, p in data for d in p.dice]
-    reps = [round(per_die * set_weight.get(p.set, 1.0)) for _, p in data for _ in p.dice]
+    reps = [round(per_die * set_weight.get(p.set, 1.0) * kind_weight.get(d.kind, 1.0))
+            for _, p in data for d in p.dice]
     if die_weight is not None:
         reps = [round(n * k) for n, k in zip(reps, die_weight, strict=True)]
     for (img, d), n in zip(dice, reps, strict=True):
@@ -597,7 +707,7 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
             c = np.rot90(c, rng.integers(4))
             if rng.random() < 0.5:
                 c = c[:, ::-1]
-            c = np.ascontiguousarray(c)
+            c = invariant(np.ascontiguousarray(c), rng)
             if rng.random() < recolour_share:
                 xs.append(mild_jitter(recolour(c, rng), rng))
             else:
@@ -609,7 +719,7 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
         big = crop(img, (d.cx, d.cy), d.size, ang, big=True)
         px = CROP["px"]
         sq = squash(big, rng)[px // 2 : px // 2 + px, px // 2 : px // 2 + px]
-        xs.append(colour_jitter(np.ascontiguousarray(sq), rng))
+        xs.append(colour_jitter(invariant(np.ascontiguousarray(sq), rng), rng))
         ys.append(COCKED)
     if extra is not None:
         for c, y in extra:
@@ -797,7 +907,8 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
               hard: float = 0.0, parts: tuple[str, ...] = ("train",), rendered: int = 0,
               rendered_seed: int = 5, rendered_cocked: float = 0.0,
               model_dir: Path | None = None, temperature: float = 1.0,
-              per_die: int = 8, n_bg: int = 5000, n_cocked: int = 2500, mined: bool = True):
+              per_die: int = 8, n_bg: int = 5000, n_cocked: int = 2500, mined: bool = True,
+              kind_weight=None):
     """Train a face classifier and export it.
 
     :param rendered: crops of rendered dice of many kinds (tools/render_dice_crops.py) mixed
@@ -870,7 +981,8 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
                       else None)
         xs, ys = cls_epoch(data, rng, per_die=per_die, n_bg=n_bg, n_cocked=n_cocked,
                            extra=extra, mined=mined, set_weight=set_weight, mild=mild,
-                           recolour_share=recolour_share, die_weight=die_weight)
+                           recolour_share=recolour_share, die_weight=die_weight,
+                           kind_weight=kind_weight)
         x, y = to_tensor(xs), torch.from_numpy(ys)
         for g in opt.param_groups:
             g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * ep / epochs))
@@ -1191,6 +1303,11 @@ def main(argv=None):
     ap.add_argument("--cocked-crops", type=int, default=2500, help="cocked crops an epoch")
     ap.add_argument("--no-mine", action="store_true",
                     help="skip the detector's hits on the photos (faster short runs)")
+    ap.add_argument("--kind-weight", action="append", default=[], metavar="KIND=K",
+                    help="crops per die times K for one kind of dice (repeatable)")
+    ap.add_argument("--invariance", action="append", default=[], metavar="NAME=SHARE",
+                    help="a share of the photo dice's crops changed one way a pip count does not "
+                    f"depend on ({', '.join(INVARIANCES)}; repeatable)")
     ap.add_argument("--ema", type=float, default=0.0,
                     help="export an exponential moving average of the weights (decay, e.g. 0.999)")
     a = ap.parse_args(argv)
@@ -1204,6 +1321,15 @@ def main(argv=None):
     RECOLOUR.update(min_diff=a.recolour_contrast)
     if a.wide_jitter:
         JITTER.update(wide_share=a.wide_jitter[0], wide=a.wide_jitter[1])
+    for x in a.invariance:
+        name, _, share = x.partition("=")
+        try:
+            INVARIANCE[name] = float(share)
+        except ValueError:
+            ap.error(f"--invariance takes NAME=SHARE, e.g. polarity=0.3 (got {x!r})")
+        if name not in INVARIANCES or not 0 <= INVARIANCE[name] <= 1:
+            ap.error(f"--invariance {x!r}: NAME is one of {', '.join(INVARIANCES)} and SHARE "
+                     "a share from 0 to 1")
     if a.stage in ("split", "kinds"):
         # "kinds" keeps the split and (re)writes the kinds of dice beside it
         split = make_split() if a.stage == "split" else json.loads(SPLIT_FILE.read_text())
@@ -1219,6 +1345,10 @@ def main(argv=None):
             weights = {k: float(v) for k, v in (x.split("=", 1) for x in a.set_weight)}
         except ValueError:
             ap.error("--set-weight takes SET=K, e.g. --set-weight nell-byler=2")
+        try:
+            kinds = {k: float(v) for k, v in (x.rsplit("=", 1) for x in a.kind_weight)}
+        except ValueError:
+            ap.error("--kind-weight takes KIND=K, e.g. --kind-weight nell-byler/0=2")
         train_cls(a.epochs, sim=a.sim, warm=a.warm or a.warm_from is not None, lr=a.lr,
                   arch="wide" if a.wide else a.arch, out=a.out, sim_seed=a.sim_seed,
                   throws=a.throws,
@@ -1228,7 +1358,7 @@ def main(argv=None):
                   rendered_seed=a.rendered_seed, rendered_cocked=a.rendered_cocked,
                   model_dir=a.model_dir,
                   temperature=a.temperature, per_die=a.per_die, n_bg=a.backgrounds,
-                  n_cocked=a.cocked_crops, mined=not a.no_mine)
+                  n_cocked=a.cocked_crops, mined=not a.no_mine, kind_weight=kinds)
     elif a.stage == "export-cls":
         # a run's saved weights (the last epoch's of a run stopped early, or a run exported
         # again with the temperature ``calibrate`` fitted: --warm-from RUN.pt --temperature T)

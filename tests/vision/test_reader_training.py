@@ -105,6 +105,65 @@ def test_marbled_and_wooden_bodies_are_patterned_and_plain_ones_are_not():
         assert r >= g >= b, lk.body
 
 
+def _plain_die(value: int, body, pip, seed: int = 0) -> np.ndarray:
+    look = rdc.DieLook(body=np.array(body, float), pip=np.array(pip, float), marble=None,
+                       translucent=0.0, engraved=False, corner=0.1, pip_radius=0.09,
+                       pip_spacing=0.27)
+    crop, got, _ = rdc.render(np.random.default_rng(seed), value=value, size_px=48, look=look,
+                              plain=True)
+    assert got == value
+    return crop
+
+
+@pytest.mark.parametrize("value", (1, 4, 6))
+def test_turning_the_lightness_over_makes_a_black_die_white_and_keeps_its_pips(value):
+    crop = _plain_die(value, (25, 25, 25), (245, 245, 245), seed=value)
+    turned = train_reader.invert_lightness(crop)
+    px = crop.shape[0]
+    # the body (a corner of the face, away from every pip) was dark and is now light
+    body_at = (slice(int(px * 0.16), int(px * 0.22)), slice(int(px * 0.48), int(px * 0.52)))
+    assert crop[body_at].mean() < 80 < 170 < turned[body_at].mean()
+    seen = np.clip(255 - np.array([25.0] * 3) * 1.1, 0, 255).astype(np.uint8)
+    assert count_pips(turned, seen) == value
+    # turned over twice: the crop as it was (Lab's rounding aside)
+    back = train_reader.invert_lightness(turned).astype(int)
+    assert np.abs(back - crop.astype(int)).mean() < 3
+
+
+def test_grey_low_resolution_and_stretch_keep_a_crop_a_crop():
+    rng = np.random.default_rng(4)
+    crop = _plain_die(5, (40, 30, 190), (245, 245, 245))
+    g = train_reader.grey(crop, rng)
+    assert g.shape == crop.shape and (g[..., 0] == g[..., 1]).all() and (g[..., 1] == g[..., 2]).all()
+    low = train_reader.low_resolution(crop, rng)
+    assert low.shape == crop.shape and low.dtype == np.uint8
+    # fewer pixels' worth of detail: the sharp pip edges are softened
+    edges = lambda im: np.abs(np.diff(im.astype(float), axis=1)).mean()  # noqa: E731
+    assert edges(low) < edges(crop)
+    st = train_reader.stretch(crop, rng)
+    assert st.shape == crop.shape and int(st.max()) - int(st.min()) >= 200
+
+
+def test_veins_are_drawn_over_the_body_and_spare_the_pips():
+    crop = _plain_die(6, (230, 230, 230), (20, 20, 20))
+    changed = np.zeros(crop.shape[:2], bool)
+    for seed in range(6):
+        out = train_reader.veins(crop, np.random.default_rng(seed))
+        changed |= np.abs(out.astype(int) - crop.astype(int)).sum(axis=2) > 30
+    seen = np.clip(np.array([230.0] * 3) * 1.1, 0, 255).astype(np.uint8)
+    dark = crop.mean(axis=2) < 100  # the pips
+    assert changed[~dark].mean() > 0.05  # veins across the body
+    assert not changed[dark].any()  # the pips as they were
+    assert count_pips(crop, seen) == 6
+
+
+def test_an_unknown_invariance_is_refused_with_the_known_ones():
+    with pytest.raises(SystemExit):
+        train_reader.main(["cls", "--invariance", "mirror=0.3"])
+    with pytest.raises(SystemExit):
+        train_reader.main(["cls", "--invariance", "polarity=lots"])
+
+
 def test_min_confidence_is_the_least_threshold_within_the_misread_share():
     conf = np.array([0.99, 0.98, 0.97, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5])
     wrong = np.array([0, 0, 0, 1, 0, 0, 1, 0, 1, 0], bool)
@@ -175,6 +234,19 @@ def test_a_kind_left_out_is_neither_trained_on_nor_cut_as_background(photos_dir,
     for k, cx, cy, *_ in pos + neg:
         for d in with_hidden[k][1].hidden:
             assert np.hypot(cx - d.cx, cy - d.cy) > 0.3 * d.size
+
+
+def test_a_kind_weight_gives_that_kind_s_dice_more_crops(photos_dir, split):
+    data = train_reader.load_part("held_out")[:12]
+    dice = [d for _, p in data for d in p.dice]
+    black = sum(d.kind == "nell-byler/0" for d in dice)
+    assert 0 < black < len(dice)
+    kw = dict(per_die=2, n_bg=0, n_cocked=0)
+    plain = len(train_reader.cls_epoch(data, np.random.default_rng(0), **kw)[1])
+    heavy = len(train_reader.cls_epoch(data, np.random.default_rng(0),
+                                       kind_weight={"nell-byler/0": 3}, **kw)[1])
+    assert plain == 2 * len(dice)
+    assert heavy == plain + 2 * 2 * black
 
 
 def test_the_bench_scores_a_left_out_kind_alone(photos_dir, split, capsys):
