@@ -225,7 +225,7 @@ def _list_profile_changes(reader, profile, photo: str, frame, labels, others, al
                                 views=4)[0]
             verdict = (f"| profile: {'pair' if got.of_pair else 'not the pair'} at "
                        f"{got.distance:.2f}, head {got.nearest} at {got.confidence:.2f}, "
-                       f"nearest picture {got.pictured}")
+                       f"nearest learnt die {got.pictured}")
         print(f"    {photo} {who}{v}: alone {_say_reading(a)}, with the profile "
               f"{_say_reading(b)} {verdict}")
 

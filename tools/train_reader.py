@@ -7,7 +7,7 @@ Run it with a SEPARATE venv holding torch (never the project's runtime venv)::
     /work/train-venv/bin/pip install torch==2.13.0 onnx onnxscript numpy opencv-python-headless
     /work/train-venv/bin/python tools/train_reader.py split      # writes vision/models/dice_split.json
     /work/train-venv/bin/python tools/train_reader.py det --steps 6000 --sim 150   # detector
-    # cls_v17 (shipped until session 5; the shipped three start from it): a cold run of the
+    # cls_v17 (the shipped three start from it): a cold run of the
     # "grid" net, then two warm runs with more of the many-coloured nell-byler dice, many in
     # their own colours (--mild)
     T=/work/train-venv/bin/python; O=/work/train-out
@@ -20,7 +20,7 @@ Run it with a SEPARATE venv holding torch (never the project's runtime venv)::
         --sim 400 --sim-seed 45 --throws 800 --set-weight nell-byler=3 --mild 0.6 --threads 2 \
         --out $O/cls_v17.onnx
     /work/train-venv/bin/python tools/train_reader.py tune       # thresholds on the tune part
-    # the shipped three (session 5), warm from v17 on the train and tune parts (thresholds kept):
+    # the shipped three, warm from v17 on the train and tune parts (thresholds kept):
     # the first, and the two second opinions (dice_reader.json "second_opinions")
     W="--warm-from $O/cls_v17.pt --parts train,tune --epochs 6 --sim 300 --throws 600 \
        --set-weight nell-byler=3 --mild 0.6 --ema 0.998"
