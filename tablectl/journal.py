@@ -331,6 +331,15 @@ def _verify_conn(conn: sqlite3.Connection, path: Path, report: Report, *, replay
     expected_seq = 1
     first_bad: int | None = None
     sound_seq = report.sound_seq
+    rows = 0
+    # the hashes of the rows the head record and the snapshots name, the only ones looked up
+    # again (not all of them: a long journal's would be tens of MB); all if those cannot be read
+    status, head_seq, head_hash = read_head(path)
+    try:
+        wanted: set[int] | None = {s for (s,) in conn.execute("SELECT seq FROM snapshots")}
+        wanted.add(head_seq)
+    except sqlite3.DatabaseError:
+        wanted = None  # reported with the snapshots below
     hashes: dict[int, bytes] = {}
     unreadable = False
     seq = hash_ = None
@@ -360,7 +369,9 @@ def _verify_conn(conn: sqlite3.Connection, path: Path, report: Report, *, replay
                     first_bad = seq
             elif first_bad is None:
                 sound_seq = seq
-            hashes[seq] = hash_
+            rows += 1
+            if wanted is None or seq in wanted:
+                hashes[seq] = hash_
             expected_prev = hash_
             expected_seq = seq + 1
     except sqlite3.DatabaseError as exc:
@@ -369,9 +380,9 @@ def _verify_conn(conn: sqlite3.Connection, path: Path, report: Report, *, replay
                                        f"{exc}", expected_seq))
     finally:
         conn.text_factory = str
-    report.rows = len(hashes)
+    report.rows = rows
     report.sound_seq = sound_seq
-    if hashes:
+    if rows:
         report.head_seq = seq
         report.head_hash = hash_.decode() if type(hash_) is bytes else hash_
 
@@ -381,7 +392,6 @@ def _verify_conn(conn: sqlite3.Connection, path: Path, report: Report, *, replay
 
     # The head record is written after each commit, so it may lag the file by one row after a
     # crash, but it may never be ahead of it or disagree with it.
-    status, head_seq, head_hash = read_head(path)
     report.head_record = status
     if status == "ok" and not unreadable:
         if head_seq > report.head_seq:
