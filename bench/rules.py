@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
           f"each come-out; {builder.refused} refused while generating; built in {build_s:.1f} s")
     print("  side bets made: " + ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())))
     rows = [("", "wall", "CPU", "")]
-    labels = {"rebuild": "rebuild (the state alone)", "replay": "replay with events"}
+    labels = {"rebuild": "replay (rebuild state)", "replay": "replay with events"}
     for name, (wall, cpu, walls) in timed.items():
         rows.append((labels[name], f"{wall:.3f} s", f"{cpu:.3f} s",
                      f"best of {args.repeat}: " + ", ".join(f"{t:.3f}" for t in walls)))
