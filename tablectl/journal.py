@@ -590,7 +590,7 @@ class Journal:
         self._head_fd: int | None = None
         # the Table may apply commands from the camera's and the web's threads: one at a time
         self._lock = threading.RLock()
-        self._batch: list[tuple] | None = None  # rows apply_all commits at its end
+        self._batch = False  # True: apply_all's transaction is open, its rows go into it
         self._open_head()
 
     # ---- opening
@@ -761,7 +761,7 @@ class Journal:
             self._base = Base(seq, snapshot[2], hash_)
         else:
             self._base.since.append(json.loads(command_json))
-        if self._batch is None:
+        if not self._batch:
             self._write_head()
         return events
 
@@ -770,32 +770,33 @@ class Journal:
         self.game = self._base.rebuild(self.rules)
 
     def _commit(self, conn: sqlite3.Connection, row: tuple, snapshot: tuple | None) -> None:
-        if self._batch is not None:  # apply_all: committed together at its end
-            self._batch.append((row, snapshot))
+        if self._batch:  # apply_all: inside its transaction, committed at its end
+            self._insert(conn, row, snapshot)
             return
-        self._commit_rows(conn, self.seq, [row], [] if snapshot is None else [snapshot])
-
-    def _commit_rows(self, conn: sqlite3.Connection, last_seq: int, rows: list[tuple],
-                     snapshots: list[tuple]) -> None:
-        """Write ``rows`` (and ``snapshots``) after row ``last_seq`` in one transaction."""
         try:
             conn.execute("BEGIN IMMEDIATE")
-            last = conn.execute("SELECT max(seq) FROM journal").fetchone()[0] or 0
-            if last != last_seq:
-                raise JournalError(f"journal {self.path} was written by another process (its last "
-                                   f"row is {last}, this table's is {last_seq}); only one table "
-                                   "may write a journal. Restart the table to resume from it.")
-            conn.executemany(f"INSERT INTO journal({_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             rows)
-            if snapshots:
-                conn.executemany("INSERT INTO snapshots(seq, row_hash, state, state_hash) "
-                                 "VALUES (?, ?, ?, ?)", snapshots)
-                conn.execute("DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots "
-                             "ORDER BY seq DESC LIMIT ?)", (SNAPSHOTS_KEPT,))
+            self._check_last_row(conn)
+            self._insert(conn, row, snapshot)
             conn.execute("COMMIT")
         except BaseException:
             _rollback(conn)
             raise
+
+    def _check_last_row(self, conn: sqlite3.Connection) -> None:
+        last = conn.execute("SELECT max(seq) FROM journal").fetchone()[0] or 0
+        if last != self.seq:
+            raise JournalError(f"journal {self.path} was written by another process (its last "
+                               f"row is {last}, this table's is {self.seq}); only one table "
+                               "may write a journal. Restart the table to resume from it.")
+
+    @staticmethod
+    def _insert(conn: sqlite3.Connection, row: tuple, snapshot: tuple | None) -> None:
+        conn.execute(f"INSERT INTO journal({_ROW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+        if snapshot is not None:
+            conn.execute("INSERT INTO snapshots(seq, row_hash, state, state_hash) "
+                         "VALUES (?, ?, ?, ?)", snapshot)
+            conn.execute("DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots "
+                         "ORDER BY seq DESC LIMIT ?)", (SNAPSHOTS_KEPT,))
 
     def apply_all(self, commands: Iterable[dict[str, Any]]) -> int:
         """Apply ``commands`` in order and commit them in one transaction: all of them or, if
@@ -807,23 +808,26 @@ class Journal:
             conn = self._require_open()
             saved = (self.seq, self.head_hash,
                      dataclasses.replace(self._base, since=list(self._base.since)))
-            self._batch = batch = []
             try:
+                conn.execute("BEGIN IMMEDIATE")
+                self._check_last_row(conn)
+                self._batch = True
                 for command in commands:
                     self._apply(command, None, None, None)
-                self._batch = None
-                self._commit_rows(conn, saved[0], [row for row, _ in batch],
-                                  [snap for _, snap in batch if snap is not None])
+                self._batch = False
+                conn.execute("COMMIT")
             except BaseException as exc:
-                self._batch = None
+                self._batch = False
+                _rollback(conn)
+                done = self.seq - saved[0]
                 self.seq, self.head_hash, self._base = saved
                 self._restore()
                 if isinstance(exc, sqlite3.Error):
                     raise JournalError(_write_failure(
-                        self.path, exc, f"commit {len(batch)} commands")) from exc
+                        self.path, exc, f"commit {done} commands")) from exc
                 raise
             self._write_head()
-            return len(batch)
+            return self.seq - saved[0]
 
     # ---- the head record
     def _open_head(self) -> None:
