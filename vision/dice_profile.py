@@ -7,7 +7,7 @@ quarter turns and cut a little off centre and off size), and a face head over th
 (its crop's quarter turns): whether it is of the pair (its nearest picture within
 ``match_distance``; else the general reader's reading stands: a die that matches neither is
 still not guessed), the face the head gives and how surely, and the face of the nearest
-picture. ``DiceProfile.heed`` then decides the die from that verdict and the general reader's
+learnt die. ``DiceProfile.heed`` then decides the die from that verdict and the general reader's
 reading (its rules are in its docstring and in docs/reader.md).
 
 ``match_distance`` is calibrated when the profile is learnt, on crops of the same pair held out
@@ -29,6 +29,8 @@ PROFILE_FORMAT = 1
 # pictures cover the small errors of the detector's centre and size
 _JITTER = ((0.0, 0.0, 1.0), (0.06, 0.0, 1.0), (-0.06, 0.0, 1.0), (0.0, 0.06, 1.0),
            (0.0, -0.06, 1.0), (0.0, 0.0, 0.92), (0.0, 0.0, 1.08))
+# pictures a learnt die: each cut by each quarter turn, die by die
+_CROPS_PER_DIE = 4 * len(_JITTER)
 # match_distance = the held-out crops' own-face distance at this quantile, times _SLACK; never
 # above _MAX_DISTANCE (a cosine distance past which no two crops are one face of one pair)
 _QUANTILE = 0.98
@@ -71,11 +73,14 @@ class ProfileVerdict:
         profile's ``min_confidence``, else None.
     :param distance: cosine distance to the nearest picture (0 same, 1 unrelated).
     :param confidence: the pair's face head's probability of ``nearest``.
-    :param pictured: the face of the learnt picture nearest the crop (the head and the
-        pictures are two ways of seeing the pair; where they differ, neither is sure).
+    :param pictured: the face of the learnt die nearest the crop (the head and the learnt
+        dice are two ways of seeing the pair; where they differ, neither is sure).
     :param probabilities: the head's probability of each face 1..6 (averaged over the views).
     :param face_distances: the cosine distance to the nearest picture of each face 1..6 (inf
         for a face the profile has no picture of).
+    :param die_distances: the distance to the nearest learnt die of each face 1..6 (a die's
+        distance: over the crop's views, the mean of each view's nearest picture of that die;
+        inf for a face no die showed); ``pictured`` is the face of the nearest.
     """
 
     of_pair: bool
@@ -86,6 +91,7 @@ class ProfileVerdict:
     pictured: int = 0
     probabilities: tuple[float, ...] = ()
     face_distances: tuple[float, ...] = ()
+    die_distances: tuple[float, ...] = ()
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -97,13 +103,31 @@ def _nearest_per_face(pictures: np.ndarray, faces: np.ndarray,
                       queries: np.ndarray) -> np.ndarray:
     """(n_queries, 6) cosine distance from each query to the nearest picture of each face
     (inf for a face with no picture)."""
-    d = 1.0 - queries @ pictures.T
-    out = np.full((len(queries), 6), np.inf, np.float32)
+    return _min_per_face(1.0 - queries @ pictures.T, faces)
+
+
+def _min_per_face(d: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """(rows, 6): per row of distances ``d`` (a column per picture or die of face ``faces``),
+    the least of each face 1..6 (inf for a face no column is of)."""
+    out = np.full((len(d), 6), np.inf, np.float32)
     for f in range(1, 7):
         cols = faces == f
         if cols.any():
             out[:, f - 1] = d[:, cols].min(axis=1)
     return out
+
+
+def _nearest_die_per_face(d: np.ndarray, faces: np.ndarray, per_die: int,
+                          views: int) -> np.ndarray:
+    """(n_dice_asked, 6) distance from each die asked to the nearest learnt die of each face
+    (inf for a face no die showed), from ``d``, the distances of each view (``views`` rows a
+    die asked) to each picture (``per_die`` columns a learnt die, of face ``faces``). A
+    learnt die's distance is the mean over the views of each view's nearest picture of it:
+    one picture out of thousands that happens to lie near one view says less than a whole die
+    that lies near every view."""
+    n_dice = d.shape[1] // per_die
+    d = d.reshape(len(d) // views, views, n_dice, per_die).min(axis=3).mean(axis=1)
+    return _min_per_face(d, faces[::per_die])
 
 
 def fit_head(x: np.ndarray, faces: np.ndarray, w0: np.ndarray, b0: np.ndarray,
@@ -152,6 +176,10 @@ class DiceProfile:
         self.match_distance = float(card["match_distance"])
         self.min_confidence = float(card.get("min_confidence", _HEAD_FLOOR))
         self._known = frozenset(int(f) for f in np.unique(self.faces))
+        self.crops_per_die = int(card.get("crops_per_die", _CROPS_PER_DIE))
+        if self.crops_per_die < 1 or len(self.faces) % self.crops_per_die:
+            raise ProfileError(f"a profile of {len(self.faces)} pictures cannot hold "
+                               f"{self.crops_per_die} a die: learn it again")
 
     @property
     def known_faces(self) -> frozenset[int]:
@@ -163,25 +191,28 @@ class DiceProfile:
         the rows come ``views`` to a die (its crop turned by quarter turns, as
         ``DiceReader.features(turns=4)`` gives them): the head's probabilities are averaged
         over them, the nearest pictures of each face are those nearest any view, and a face is
-        given only when the nearest picture of all is of the face the head gives (two ways of
+        given only when the nearest learnt die is of the face the head gives (two ways of
         seeing the pair that agree; a crop half of a pair's views call another face is not
         guessed)."""
         if len(features) == 0:
             return []
         n = len(features) // views
-        near = _nearest_per_face(self.pictures, self.faces, _unit(features))
-        near = near.reshape(n, views, 6).min(axis=1)
+        d = 1.0 - _unit(features) @ self.pictures.T
+        near = _min_per_face(d, self.faces).reshape(n, views, 6).min(axis=1)
+        kin = _nearest_die_per_face(d, self.faces, self.crops_per_die, views)
         probs = head_probabilities(features, *self.head).reshape(n, views, 6).mean(axis=1)
         out = []
-        for row, p in zip(near, probs, strict=True):
+        for row, dice, p in zip(near, kin, probs, strict=True):
             d1 = float(row.min())
             face = int(np.argmax(p)) + 1
+            pictured = int(np.argmin(dice)) + 1
             of_pair = d1 <= self.match_distance
             sure = (of_pair and float(p[face - 1]) >= self.min_confidence
-                    and (views == 1 or int(np.argmin(row)) + 1 == face))
+                    and (views == 1 or pictured == face))
             out.append(ProfileVerdict(of_pair, face, face if sure else None, d1,
-                                      float(p[face - 1]), int(np.argmin(row)) + 1,
-                                      tuple(float(q) for q in p), tuple(float(q) for q in row)))
+                                      float(p[face - 1]), pictured,
+                                      tuple(float(q) for q in p), tuple(float(q) for q in row),
+                                      tuple(float(q) for q in dice)))
         return out
 
     def heed(self, reading, verdict: ProfileVerdict, sure: float):
@@ -195,12 +226,12 @@ class DiceProfile:
           reader leans to see as a face the profile never saw is left to the operator (the
           profile cannot tell that face from its nearest).
         * Where the profile hesitates, the general reading stands, unless the general reader
-          is not sure of it either (below ``sure``) and the pair's nearest picture is of
-          another face; that picture is not heeded when the face head still gives the general
-          reader's face at least ``min_confidence`` (the head is right on more of the pair's
-          crops than the nearest picture, which two photos of a pair cannot cover), nor when
-          the profile has no picture of that face (a nearest picture cannot gainsay a face
-          it never saw).
+          is not sure of it either (below ``sure``) and the nearest learnt die is of another
+          face; that die is not heeded when the face head still gives the general reader's
+          face at least ``min_confidence`` (the head is right on more of the pair's crops
+          than the nearest die, which two photos of a pair cannot cover), nor when the
+          profile has no picture of that face (a nearest die cannot gainsay a face it never
+          saw).
         """
         v, r = verdict, reading
         if not v.of_pair:
@@ -293,6 +324,7 @@ def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
         "dice": len(dice),
         "photos": int(len(set(photos))),
         "faces": {str(f): int(sum(1 for d in dice if d.value == f)) for f in range(1, 7)},
+        "crops_per_die": _CROPS_PER_DIE,
         "match_distance": round(match_distance, 4),
         "min_confidence": round(min_confidence, 4),
         "held_out": held,

@@ -3,13 +3,15 @@
 Draws the calibration (the marked area, the back wall, a die-sized square in the area and one
 against the wall) on a camera frame and writes the picture, so it can be checked by eye. Warns on
 stderr where the calibration does not fit the frame: points outside it, a wall away from the
-area, a die size that matches no die seen. Exit status 0 when it fits, 1 when it warned,
-2 on bad input.
+area, a die size that matches no die seen, a camera tilted more than 20 degrees (read off the
+area's perspective, ``vision.camera_view``: printed as ``camera: about N degrees from straight
+down``). Exit status 0 when it fits, 1 when it warned, 2 on bad input.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -58,9 +60,42 @@ def run(args: argparse.Namespace) -> int:
         print(f"tablectl calibrate: cannot write {out}", file=sys.stderr)
         return 2
     warnings = fit_warnings(frame, cal)
+    h, w_ = frame.shape[:2]
+    view_line, steep = camera_tilt(cal, (w_, h))
+    if steep:
+        warnings.append(steep)
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
-    h, w_ = frame.shape[:2]
     verdict = "does not fit" if warnings else "fits"
     print(f"{out}: calibration from {args.calibration} drawn on {w_}x{h} {args.image}: {verdict}")
+    if view_line:
+        print(view_line)
     return 1 if warnings else 0
+
+
+# beyond this a die at the far side looks a quarter smaller than one at the near side, more
+# than one die_px covers (docs/hardware.md: keep the tilt small)
+STEEP_TILT_DEG = 20.0
+
+
+def camera_tilt(cal, size: tuple[int, int]) -> tuple[str | None, str | None]:
+    """The camera's tilt read off the area's perspective (``vision.camera_view``), as a line
+    to print, and a warning when it is steeper than ``STEEP_TILT_DEG``; (None, None) for an
+    area that is not four corners."""
+    from vision.camera_view import CameraView, CameraViewError
+
+    try:
+        view = CameraView.from_area(cal.area, cal.back_wall, size)
+    except CameraViewError:
+        return None, None
+    lens = (f"focal length {view.focal_px:.0f} px, from the area's perspective"
+            if view.focal_found else
+            f"lens assumed {math.degrees(2 * math.atan(size[0] / 2 / view.focal_px)):.0f} "
+            "degrees wide: a narrower lens means more tilt")
+    line = f"camera: about {view.tilt_deg:.0f} degrees from straight down ({lens})"
+    steep = None
+    if view.tilt_deg > STEEP_TILT_DEG:
+        steep = (f"the camera looks about {view.tilt_deg:.0f} degrees off straight down: dice "
+                 f"at the back wall look much smaller than die_px; tilt it under "
+                 f"{STEEP_TILT_DEG:.0f} degrees (docs/hardware.md)")
+    return line, steep

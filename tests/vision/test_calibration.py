@@ -90,7 +90,15 @@ def test_calibrate_command(tmp_path, capsys):
     good.write_text(CAL.to_toml())
     assert main(["calibrate", "--image", str(frame), "--calibration", str(good)]) == 0
     assert (tmp_path / "frame.calibration.png").is_file()
-    assert "fits" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "fits" in said and "camera: about 0 degrees from straight down" in said
+    steep = tmp_path / "steep.toml"
+    steep.write_text(Calibration(((250, 60), (390, 60), (630, 470), (10, 470)),
+                                 ((250, 60), (390, 60)), CAL.die_px).to_toml())
+    assert main(["calibrate", "--image", str(frame), "--calibration", str(steep),
+                 "--out", str(tmp_path / "steep.png")]) == 1
+    err = capsys.readouterr().err
+    assert "degrees off straight down" in err and "tilt it under 20 degrees" in err
     bad = tmp_path / "bad.toml"
     bad.write_text(Calibration(CAL.area, CAL.back_wall, 90).to_toml())
     out = tmp_path / "pic.png"

@@ -106,6 +106,8 @@ def test_saved_and_loaded(tmp_path, profile):
         DiceReader(profile=other)
     with pytest.raises(ProfileError, match="no such file"):
         DiceProfile.load(tmp_path / "missing.npz")
+    with pytest.raises(ProfileError, match="cannot hold 28 a die"):  # a learnt die cut short
+        DiceProfile(profile.pictures[:-1], profile.faces[:-1], profile.head, profile.card)
     with pytest.raises(ProfileError, match="no labelled die"):
         learn(DiceReader(), [], [])
 
@@ -206,8 +208,32 @@ def test_verdict_names_the_heads_odds_and_the_nearest_picture_of_each_face(reade
         assert v.nearest == int(np.argmax(v.probabilities)) + 1
         assert v.confidence == pytest.approx(max(v.probabilities))
         assert v.distance == pytest.approx(min(v.face_distances))
-        assert v.pictured == int(np.argmin(v.face_distances)) + 1
+        assert v.pictured == int(np.argmin(v.die_distances)) + 1
         assert v.face_distances[5] == float("inf")  # no picture of a six: no distance to one
+        assert v.die_distances[5] == float("inf")
+        # a die's distance is a mean of nearest pictures: never nearer than its nearest one
+        assert all(d >= p - 1e-6 for d, p in zip(v.die_distances, v.face_distances,
+                                                 strict=True))
+
+
+def test_the_nearest_learnt_die_outweighs_one_picture_near_one_view(reader, profile):
+    """A learnt die whose 28 pictures all copy one view of a die lies nearest that view, yet
+    further from the die than a learnt die near each of its four views: the verdict names the
+    face of the second (its nearest learnt die), not of the one picture nearest."""
+    frame = cv2.imread(str(STILLS / "colours_tray.jpg"))
+    r = next(d for d in reader.find(frame) if d.value is not None and not d.cocked)
+    views = reader.features(frame, [(*r.center, r.box[1][0])], turns=4)
+    other = reader.features(frame, [(*d.center, d.box[1][0]) for d in reader.find(frame)
+                                    if d.value != r.value][:1], turns=4)
+    per_die = profile.crops_per_die
+    one_view = np.repeat(views[:1], per_die, axis=0)  # face a: one view, copied
+    each_view = np.tile(0.8 * views + 0.2 * other, (per_die // 4, 1))  # face b: near all four
+    a, b = r.value % 6 + 1, (r.value + 1) % 6 + 1
+    planted = DiceProfile(np.vstack([one_view, each_view]), np.repeat([a, b], per_die),
+                          profile.head, profile.card)
+    v = planted.judge(views, views=4)[0]
+    assert int(np.argmin(v.face_distances)) + 1 == a and v.face_distances[a - 1] < 1e-4
+    assert v.pictured == b and v.die_distances[b - 1] < v.die_distances[a - 1]
 
 
 def test_heed_the_nearest_picture_only_where_the_head_does_not_vouch(reader, profile):

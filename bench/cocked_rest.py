@@ -1,0 +1,167 @@
+"""The cocked cues on large sets of kept rest frames: flat dice flagged, cocked throws unflagged.
+
+    .venv/bin/python bench/cocked_rest.py capture --world physical --seed 80000 --throws 200 \\
+        --size 640x480 --out /tmp/rest-80000.pkl
+    .venv/bin/python bench/cocked_rest.py judge /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] [-v]
+
+``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
+cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
+(``capture``: every throw's rest frame, the tracker's boxes, the reader's readings and the rest
+silhouettes, with the truth per box, pickled) and the cues are judged again on it with any
+``CockedSettings`` in a few seconds (``judge``): flat dice flagged, cocked dice flagged, and
+cocked throws none of whose dice is flagged (paid, unless the ruling goes another way for
+another reason). The lean model is asked again at each judgement (the reader's).
+
+The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
+while the throws run (the tracker and the cues run as the table runs them). Physical seeds
+>= ``NEVER_TUNED_SEED`` are refused: they are never tuned on (docs/replay.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cv2  # noqa: E402
+
+import vision.tracker as tracker_module  # noqa: E402
+from tests.support.throws import SIM_CASES, match  # noqa: E402
+from vision.cocked_cues import CockedSettings, judge_cocked  # noqa: E402
+from vision.simulator import simulate_throw  # noqa: E402
+from vision.simulator.worlds import NEVER_TUNED_SEED, WORLDS, world_of  # noqa: E402
+
+
+def capture(world: str, seed0: int, throws: int, size: tuple[int, int], reader,
+            log=print) -> list[dict]:
+    """Simulate and track ``throws`` throws (cases in turn, seeds from ``seed0``); per throw
+    with one observation, what the cues judged: ``seed``, ``case``, ``sil``, ``frame``,
+    ``boxes``, ``readings``, ``truth`` (the truth's die for each box, None for a box that
+    matched none) and ``cocked`` (the tracker's flags)."""
+    if world == "physical" and seed0 + throws > NEVER_TUNED_SEED:
+        raise SystemExit(f"physical seeds from {NEVER_TUNED_SEED} are never tuned on: "
+                         f"capture below it (--seed {seed0} --throws {throws} reaches "
+                         f"{seed0 + throws - 1})")
+    judged: list[tuple] = []
+
+    def keep(silhouettes, settings, rd, frame, boxes, readings):
+        judged.append((silhouettes, frame.copy(), list(boxes), list(readings)))
+        return judge_cocked(silhouettes, settings, rd, frame, boxes, readings)
+
+    records, t0 = [], time.time()
+    tracker_module.judge_cocked = keep
+    try:
+        for k in range(throws):
+            seed, case = seed0 + k, SIM_CASES[k % len(SIM_CASES)]
+            clip = simulate_throw(seed=seed, scenario=case, size=size,
+                                  **world_of(world, seed, 60.0))
+            tracker = tracker_module.ThrowTracker(clip.calibration, reader=reader,
+                                                  annotate=False)
+            judged.clear()
+            seen = [o for t, img in clip.frames if (o := tracker.feed(t, img)) is not None]
+            if len(seen) != 1 or len(judged) != 1:
+                log(f"  seed {seed}: {len(seen)} observations, left out")
+                continue
+            found = [d for d in seen[0].dice if d.center is not None]
+            truth = [None] * len(found)
+            for td, od in zip(clip.truth["dice"], match(clip.truth["dice"], seen[0].dice),
+                              strict=True):
+                if od is not None and od.center is not None:
+                    truth[found.index(od)] = td
+            sil, frame, boxes, readings = judged[0]
+            records.append(dict(seed=seed, case=case, sil=sil, frame=frame, boxes=boxes,
+                                readings=readings, truth=truth,
+                                cocked=[d.cocked for d in found]))
+            if (k + 1) % 20 == 0:
+                log(f"  {k + 1} throws, {time.time() - t0:.0f} s")
+    finally:
+        tracker_module.judge_cocked = judge_cocked
+    return records
+
+
+def judge(records: list[dict], settings: CockedSettings, reader) -> tuple[Counter, list[str]]:
+    """The cues judged again on kept rest frames: counts and the seeds of each miss."""
+    n, misses = Counter(), []
+    for r in records:
+        if not r["boxes"]:
+            continue
+        _, cocked = judge_cocked(r["sil"], settings, reader, r["frame"], r["boxes"],
+                                 r["readings"])
+        truth = r["truth"]
+        if any(t is not None and t["cocked"] for t in truth):
+            n["cocked_throws"] += 1
+            if not any(cocked):
+                n["cocked_throws_unflagged"] += 1
+                misses.append(f"{r['seed']}: cocked throw, no die flagged")
+        for i, t in enumerate(truth):
+            if t is None or not t["at_rest_in_area"]:
+                continue
+            kind = "cocked" if t["cocked"] else "flat"
+            n[kind] += 1
+            n[f"{kind}_flagged"] += cocked[i]
+            if cocked[i] != t["cocked"]:
+                misses.append(f"{r['seed']}: {kind} die {'flagged' if cocked[i] else 'missed'}")
+    return n, misses
+
+
+def parse_set(items: list[str]) -> dict:
+    """``NAME=VALUE`` pairs -> CockedSettings fields (floats, or true/false)."""
+    out = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        if name not in CockedSettings.__dataclass_fields__ or not value:
+            raise SystemExit(f"--set {item!r}: write NAME=VALUE with NAME a CockedSettings "
+                             "field (vision/cocked_cues.py)")
+        out[name] = {"true": True, "false": False}.get(value.lower(), None)
+        if out[name] is None:
+            out[name] = float(value)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="step", required=True)
+    cap = sub.add_parser("capture", help="simulate, track and keep the rest frames")
+    cap.add_argument("--world", choices=WORLDS, default="physical")
+    cap.add_argument("--seed", type=int, default=80000)
+    cap.add_argument("--throws", type=int, default=200)
+    cap.add_argument("--size", default="640x480", help="WIDTHxHEIGHT")
+    cap.add_argument("--out", type=Path, required=True)
+    jud = sub.add_parser("judge", help="judge the cues again on kept rest frames")
+    jud.add_argument("sets", type=Path, nargs="+")
+    jud.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    jud.add_argument("-v", "--verbose", action="store_true", help="list each miss")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    from vision.dice import DiceReader
+
+    reader = DiceReader()
+    if args.step == "capture":
+        w, _, h = args.size.partition("x")
+        records = capture(args.world, args.seed, args.throws, (int(w), int(h)), reader)
+        with open(args.out, "wb") as f:
+            pickle.dump(records, f)
+        print(f"{args.out}: {len(records)} throws kept of {args.throws}")
+        return 0
+    records = []
+    for path in args.sets:
+        with open(path, "rb") as f:
+            records += pickle.load(f)
+    n, misses = judge(records, CockedSettings(**parse_set(args.set)), reader)
+    if args.verbose:
+        print("\n".join(misses))
+    flat = max(n["flat"], 1)
+    print(f"{len(records)} throws: flat dice flagged {n['flat_flagged']}/{n['flat']} "
+          f"({100 * n['flat_flagged'] / flat:.1f}%), cocked dice flagged "
+          f"{n['cocked_flagged']}/{n['cocked']}, cocked throws unflagged "
+          f"{n['cocked_throws_unflagged']}/{n['cocked_throws']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
