@@ -1,19 +1,32 @@
-"""Rules-engine benchmark: rebuild a table from a 100,000-throw journal, against crapssim.
+"""Rules-engine benchmark: a table starting on a 100,000-throw journal, and the engine playing
+that journal, against crapssim.
 
     .venv/bin/python bench/rules.py                 # 100,000 throws (targets below)
     .venv/bin/python bench/rules.py --throws 2000   # a quick run
+    .venv/bin/python bench/rules.py --no-start      # the engine alone (no journal file)
 
 The journal (a list of command dicts, the form the SQLite journal stores) is generated with a
 seed by driving a live Game, so every command in it is one the rules accept: four players, a
 center bet faded before each come-out, and 2..12 side bets open at all times (line, come, point,
-hardway, number and proposition bets). It is then played on a fresh Game two ways and timed:
-``Game.rebuild`` (the state alone, no events: how the journal rebuilds the table) and
-``Game.replay`` (every command's events too: what ``journal verify`` and a start compare with
-the recorded ones). The same dice are then played through crapssim (PyPI ``crapssim``) with four
-players carrying several bets each (pass, don't pass, come, hardway, place, field, hop), and our
-throughput is printed as a ratio to crapssim's.
+hardway, number and proposition bets).
 
-Targets: our throws/s >= 20x crapssim's, and the 100,000-throw rebuild < 2 s.
+The figure the target applies to is a table's start on that journal: it is written to a real
+SQLite journal (``Journal.apply_all``) and the table is opened on it as ``tablectl run`` opens
+it (``Journal.open``, then ``Table``). A start does not replay the 100,000 throws: it checks
+the whole file (integrity, every row's hash in the chain, the head record, the snapshots),
+loads the newest snapshot and replays the rows after it (fewer than ``snapshot_every``) with
+their events, which must be the recorded ones. So the start's cost is reading and hashing every
+row, and it grows with the journal; the game's part is the few rows after the snapshot.
+
+The engine alone is then timed on the same commands two ways: ``Game.rebuild`` (the state
+alone, no events: how the journal rebuilds the game after a failed commit, from its newest
+snapshot) and ``Game.replay`` (every command's events too: what ``journal verify`` does over
+the whole journal and a start over the rows after the snapshot). The same dice are then played
+through crapssim (PyPI ``crapssim``) with four players carrying several bets each (pass, don't
+pass, come, hardway, place, field, hop), and our throughput is printed as a ratio to crapssim's.
+
+Targets: the table's start on the 100,000-throw journal < 2 s, and the engine's throws/s
+(rebuild and replay) >= 20x crapssim's.
 """
 
 from __future__ import annotations
@@ -22,17 +35,20 @@ import argparse
 import os
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 from tablectl.game import Game, RuleViolation, TableRules  # noqa: E402
+from tablectl.journal import Journal  # noqa: E402
+from tablectl.table import Table  # noqa: E402
 
 PLAYERS = ("ann", "bob", "cy", "dee")
 BUY_IN = 10**12  # deep pockets: nobody goes broke in the run, so the load stays constant
 TARGET_RATIO = 20.0
-TARGET_REPLAY_S = 2.0
+TARGET_START_S = 2.0
 TARGET_THROWS = 100_000
 
 # the proposition bets the journal mixes in (R-S7 a and b)
@@ -182,6 +198,32 @@ def rebuild(journal: list[dict]) -> tuple[float, float, Game]:
     return time.perf_counter() - start, time.process_time() - cpu, game
 
 
+def table_start(journal: list[dict], repeat: int) -> dict:
+    """Write ``journal`` to a SQLite journal in a temporary folder, then open a table on it
+    ``repeat`` times as ``tablectl run`` does (``Journal.open``, ``Table``; no camera, no
+    lamps): the best wall and CPU seconds, and what the start did."""
+    with tempfile.TemporaryDirectory(prefix="tablectl-bench-") as folder:
+        path = Path(folder) / "table.db"
+        t0 = time.perf_counter()
+        with Journal.open(path, TableRules()) as writer:
+            writer.apply_all(journal)
+        write_s = time.perf_counter() - t0
+        walls, cpus = [], []
+        for _ in range(repeat):
+            start, cpu = time.perf_counter(), time.process_time()
+            opened = Journal.open(path)
+            table = Table(opened, state_dir=folder)
+            walls.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
+            seen = table.state()["seq"]
+            resumed_from, replayed = opened.resumed_from, opened.replayed
+            table.close()
+        assert seen == len(journal), "the table did not start on the whole journal"
+        return {"wall": min(walls), "cpu": min(cpus), "walls": walls, "write_s": write_s,
+                "bytes": sum(p.stat().st_size for p in Path(folder).glob("table.db*")),
+                "resumed_from": resumed_from, "replayed": replayed}
+
+
 def crapssim_run(dice: list[tuple[int, int]]) -> tuple[float, float, int] | None:
     """Seconds (wall, CPU) for crapssim to play ``dice`` with four players holding several bets
     each, and the number of bets open at the end; None if crapssim is not installed."""
@@ -211,6 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the journal (default 1)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="replays to time; the best is reported (default 3)")
+    parser.add_argument("--no-start", action="store_true",
+                        help="leave out the table's start (writing the journal file takes a "
+                             "while)")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 when a target is missed")
     args = parser.parse_args(argv)
@@ -270,13 +315,20 @@ def main(argv: list[str] | None = None) -> int:
     scale = TARGET_THROWS / n
     note = "" if n == TARGET_THROWS else " (scaled from this run)"
     for name, (wall, cpu, _) in timed.items():
-        verdict = "OK" if cpu * scale < TARGET_REPLAY_S else "BELOW TARGET"
-        if name == "rebuild":  # the target: rebuilding the table's state from its journal
-            ok &= cpu * scale < TARGET_REPLAY_S
-        else:
-            verdict = f"{verdict} (no target: the rebuild's for comparison)"
         rows.append((f"{name} of 100,000 throws", f"{wall * scale:.3f} s", f"{cpu * scale:.3f} s",
-                     f"< {TARGET_REPLAY_S:g} s: {verdict}{note}"))
+                     f"the engine alone, {len(journal) * scale:,.0f} commands{note}"))
+    if not args.no_start:
+        start = table_start(journal, args.repeat)
+        verdict = "OK" if start["cpu"] * scale < TARGET_START_S else "BELOW TARGET"
+        ok &= start["cpu"] * scale < TARGET_START_S
+        rows.append(("table start on 100,000 throws", f"{start['wall'] * scale:.3f} s",
+                     f"{start['cpu'] * scale:.3f} s", f"< {TARGET_START_S:g} s: {verdict}{note}; "
+                     f"best of {args.repeat} (wall): "
+                     + ", ".join(f"{t:.3f}" for t in start["walls"])))
+        rows.append(("  what the start did", "", "",
+                     f"checked {len(journal):,} rows ({start['bytes'] / 1e6:.0f} MB, written in "
+                     f"{start['write_s']:.0f} s), loaded the snapshot at row "
+                     f"{start['resumed_from']:,}, replayed {start['replayed']} rows"))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     for r in rows:
         line = f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}  {r[2].rjust(widths[2])}  {r[3]}"

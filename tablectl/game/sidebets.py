@@ -397,8 +397,8 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
     outcome masks of a proposition and its decision table (None for other kinds). Raises
     CommandError naming the field and what it should be.
     """
-    # the kinds in the order of how often they come here (run_side_bet sends no line, point
-    # or come bet)
+    # the kinds in the order of how often they come here (run_side_bet sends propositions
+    # only; parse_side_bet every kind)
     if kind == "proposition":
         if "wins" not in cmd:
             raise CommandError("proposition bet needs \"wins\": a total, a combination like "
@@ -434,13 +434,13 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
         return terms, key, (wm, lm, _proposition_table(wm, lm, within is not None))
     if kind == "hardway":
         n = cmd.get("number")
-        parsed = _HARDWAY_TERMS.get(n) if type(n) is int else None
+        parsed = HARDWAY_TERMS_PARSED.get(n) if type(n) is int else None
         if parsed is None:
             raise CommandError(f"hardway bet needs \"number\": one of 4, 6, 8, 10 (got {n!r})")
         return parsed
     if kind == "number":
         n = cmd.get("number")
-        parsed = _NUMBER_TERMS.get(n) if type(n) is int else None
+        parsed = NUMBER_TERMS_PARSED.get(n) if type(n) is int else None
         if parsed is None:
             raise CommandError(f"number bet needs \"number\": a total 2..12 other than 7 "
                                f"(got {n!r})")
@@ -452,8 +452,12 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
 
 NO_TERMS = ({}, 0, None)  # line, point, come: no fields (the dict is never mutated)
 # what parse_terms returns for each valid number (the terms dicts are shared: never mutated)
-_HARDWAY_TERMS = {n: ({"number": n}, n, None) for n in HARDWAY_NUMBERS}
-_NUMBER_TERMS = {n: ({"number": n}, n, None) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)}
+HARDWAY_TERMS_PARSED = {n: ({"number": n}, n, None) for n in HARDWAY_NUMBERS}
+NUMBER_TERMS_PARSED = {n: ({"number": n}, n, None) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)}
+# ... and the terms dicts alone, by number (a point bet's number is the point)
+HARDWAY_TERMS = {n: parsed[0] for n, parsed in HARDWAY_TERMS_PARSED.items()}
+NUMBER_TERMS = {n: parsed[0] for n, parsed in NUMBER_TERMS_PARSED.items()}
+POINT_TERMS = {n: {"number": n} for n in POINT_NUMBERS}
 _PROPOSITIONS_PARSED: dict[tuple, tuple] = {}  # raw fields and their types -> parse_terms'
 NO_TERM_KINDS = ("line", "point", "come")
 _PROPOSITION_KEYS: dict[tuple, int] = {}  # canonical terms -> a small int (cheap cache keys)

@@ -14,10 +14,14 @@ from ..sidebets import (
     BET_CLASSES,
     COUNT,
     FOR,
+    HARDWAY_TERMS,
     KIND_RULE,
-    NO_TERM_KINDS,
     NO_TERMS,
+    NUMBER_TERMS,
     POINT_MADE,
+    POINT_TERMS,
+    PointBet,
+    PropositionBet,
     SideBet,
     parse_terms,
     true_odds,
@@ -32,17 +36,14 @@ if TYPE_CHECKING:
 def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
              stake_for: int, stake_against: int, terms: dict, key: int,
              extra: tuple | None) -> list[dict]:
-    # the most frequent command after the throw: the checks that pass go by in a comparison
-    # each; the helpers with the messages run only for a bet they refuse
-    if game.pending_ruling is not None or game.rolling:
-        game.check_bets_open()
+    """The side bet with its fields parsed (``fields.parse_side_bet``): every check that could
+    refuse it, each with its message, then the bet is made (``make_side_bet``)."""
+    game.check_bets_open()
     if bet_id in game.used_ids:
         raise SideBetError("R-S0", f"side bet id {bet_id!r} is already used; give each bet "
                                    f"its own id")
-    seats = game.seats
-    if backer not in seats or layer not in seats:
-        game.check_bettor(backer, "R-S0")
-        game.check_bettor(layer, "R-S0")
+    game.check_bettor(backer, "R-S0")
+    game.check_bettor(layer, "R-S0")
     point = game.point
     if kind == "line":
         if point is not None:
@@ -52,77 +53,116 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
     elif kind == "point" and point is None:
         raise SideBetError("R-S2", "point bets are made once a point is set; there is none: "
                                    "bet after the come-out sets one")
-    ledger = game.ledger
-    balances = ledger.balances
-    if stake_for > balances[backer] or stake_against > balances[layer]:
-        game.check_funds(backer, stake_for, "R-S0")
-        game.check_funds(layer, stake_against, "R-S0")
-    quiet = game.quiet
+    game.check_funds(backer, stake_for, "R-S0")
+    game.check_funds(layer, stake_against, "R-S0")
+    odds = price(game, kind, key, point, stake_for, stake_against, extra)
+    # nothing below can refuse
+    if kind == "point":
+        terms = POINT_TERMS[point]
+    bet = BET_CLASSES[kind](bet_id, backer, layer, stake_for, stake_against, terms, extra)
+    return make_side_bet(game, bet, odds)
+
+
+def price(game: Game, kind: str, key: int, point: int | None, stake_for: int,
+          stake_against: int, extra: tuple | None) -> tuple[str, str, str] | None:
+    """The bet's ``true_odds`` for its event (None under ``Game.rebuild``, which prices
+    nothing); raises CommandError for terms the odds cannot price."""
     # only a point bet's odds depend on the point (a line bet is made on the come-out only):
     # the others are priced with None, so true_odds' cache holds one entry per stake pair, not
     # seven (its hits went from half the side bets to nearly all of them, bench/rules.py)
-    if not quiet:
-        p_win, ev_for, ev_against = true_odds(kind, key, point if kind == "point" else None,
-                                              stake_for, stake_against)
-    elif extra is not None:
+    if not game.quiet:
+        return true_odds(kind, key, point if kind == "point" else None, stake_for,
+                         stake_against)
+    if extra is not None:
         # Game.rebuild prices nothing (no event), but terms that cannot be priced still refuse;
         # only a proposition's can be such (the other kinds' fixed terms are all priced:
         # tests/game/test_replay.py)
         win_odds(kind, key, None)
-    # nothing below can refuse
-    if kind == "point":
-        terms = {"number": point}
-    game.bets[bet_id] = BET_CLASSES[kind](bet_id, backer, layer, stake_for, stake_against,
-                                          terms, extra)
+    return None
+
+
+def make_side_bet(game: Game, bet: SideBet, odds: tuple[str, str, str] | None) -> list[dict]:
+    """Open ``bet`` (checked: nothing here refuses): both stakes into escrow; its event
+    (none when ``odds`` is None: ``Game.rebuild``)."""
+    bet_id = bet.id
+    game.bets[bet_id] = bet
     game.used_ids[bet_id] = True
-    # Ledger.put_up inlined for both stakes (the balances were checked above)
+    # Ledger.put_up inlined for both stakes (the balances were checked)
+    ledger = game.ledger
+    balances = ledger.balances
     escrow = ledger.escrow
+    backer, stake_for = bet.backer, bet.stake_for
+    layer, stake_against = bet.layer, bet.stake_against
     balances[backer] -= stake_for
     escrow[backer] += stake_for
     balances[layer] -= stake_against
     escrow[layer] += stake_against
-    if quiet:
+    if odds is None:
         return []
-    rule = KIND_RULE[kind]
-    if not terms:
-        return [{"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
-                 "against": layer, "stakes": {backer: stake_for, layer: stake_against},
-                 "p_win": p_win, "ev_for": ev_for, "ev_against": ev_against, "rule": rule}]
-    if extra is None:  # a number of its own (point, hardway, number): the one field inline
-        return [{"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
-                 "against": layer, "stakes": {backer: stake_for, layer: stake_against},
-                 "number": terms["number"], "p_win": p_win, "ev_for": ev_for,
-                 "ev_against": ev_against, "rule": rule}]
-    event = {"event": "side_bet_made", "id": bet_id, "kind": kind, "for": backer,
+    event = {"event": "side_bet_made", "id": bet_id, "kind": bet.kind, "for": backer,
              "against": layer, "stakes": {backer: stake_for, layer: stake_against}}
-    for k, v in terms.items():
+    for k, v in bet.terms.items():
         event[k] = list(v) if type(v) is list else v
-    event["p_win"] = p_win
-    event["ev_for"] = ev_for
-    event["ev_against"] = ev_against
-    event["rule"] = rule
+    event["p_win"], event["ev_for"], event["ev_against"] = odds
+    event["rule"] = bet.rule
     return [event]
 
 
 def run_side_bet(game: Game, command: dict) -> list[dict]:
-    """The side_bet command: the fields of a well-formed bet checked inline (after the throw
-    the most frequent command); parse_side_bet says what is wrong with any other."""
+    """The side_bet command. A well-formed bet that every check lets through (after the throw
+    the most frequent command) is checked here in one condition and made; anything else goes
+    to ``parse_side_bet`` and ``side_bet``, which say what is wrong, in their order."""
+    # one condition for the fields and the rules together, and the kind's terms read here: the
+    # checks that pass go by in a comparison each, and the helpers with the messages run only
+    # for a bet they refuse
     try:  # subscripts, not get(): a field missing goes to the parser too
         bet_id, kind, backer = command["id"], command["kind"], command["for"]
         layer, stakes = command["against"], command["stakes"]
     except KeyError:
         return side_bet(game, *parse_side_bet(command))
-    if (type(bet_id) is str and bet_id and type(kind) is str and kind in KIND_RULE
-            and type(backer) is str and backer and type(layer) is str and layer
-            and backer != layer and type(stakes) is dict and len(stakes) == 2):
+    seats = game.seats
+    # seated players are non-empty strings (join checks them): "in seats" after the types
+    # stands for the names' checks and check_bettor's both
+    if (type(bet_id) is str and bet_id and type(kind) is str and type(backer) is str
+            and type(layer) is str and backer != layer and type(stakes) is dict
+            and len(stakes) == 2 and game.pending_ruling is None and not game.rolling
+            and backer in seats and layer in seats and bet_id not in game.used_ids):
         stake_for = stakes.get(backer)
         stake_against = stakes.get(layer)
-        if (type(stake_for) is int and type(stake_against) is int and stake_for > 0
-                and stake_against > 0):
-            terms, key, extra = NO_TERMS if kind in NO_TERM_KINDS else parse_terms(
-                kind, command)
-            return side_bet(game, bet_id, kind, backer, layer, stake_for, stake_against,
-                            terms, key, extra)
+        balances = game.ledger.balances
+        if (type(stake_for) is int and type(stake_against) is int
+                and 0 < stake_for <= balances[backer]
+                and 0 < stake_against <= balances[layer]):
+            # the kinds in the order of how often they are made; a kind's terms that are
+            # malformed raise here what parse_side_bet would (the fields before them are fine)
+            quiet = game.quiet
+            if kind == "proposition":
+                terms, key, extra = parse_terms(kind, command)
+                if quiet:
+                    win_odds(kind, key, None)  # terms that cannot be priced still refuse
+                    odds = None
+                else:
+                    odds = true_odds(kind, key, None, stake_for, stake_against)
+                return make_side_bet(game, PropositionBet(
+                    bet_id, backer, layer, stake_for, stake_against, terms, extra), odds)
+            if kind == "hardway" or kind == "number":
+                n = command.get("number")
+                terms = (HARDWAY_TERMS if kind == "hardway" else NUMBER_TERMS).get(n) if (
+                    type(n) is int) else None
+                if terms is not None:
+                    return make_side_bet(game, BET_CLASSES[kind](
+                        bet_id, backer, layer, stake_for, stake_against, terms),
+                        None if quiet else true_odds(kind, n, None, stake_for,
+                                                     stake_against))
+            elif kind == "come" or (kind == "line" and game.point is None):
+                return make_side_bet(game, BET_CLASSES[kind](
+                    bet_id, backer, layer, stake_for, stake_against, NO_TERMS[0]),
+                    None if quiet else true_odds(kind, 0, None, stake_for, stake_against))
+            elif kind == "point" and game.point is not None:
+                point = game.point
+                return make_side_bet(game, PointBet(
+                    bet_id, backer, layer, stake_for, stake_against, POINT_TERMS[point]),
+                    None if quiet else true_odds(kind, 0, point, stake_for, stake_against))
     return side_bet(game, *parse_side_bet(command))
 
 
