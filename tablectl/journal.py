@@ -28,6 +28,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import sys
 import tempfile
 import threading
 import time as _time
@@ -42,6 +43,7 @@ from urllib.parse import quote
 
 from tablectl.game import CommandError, Game, RuleViolation, TableRules
 from tablectl.history import audit_rows, recall_rows
+from tablectl.journal_chain import ChainPart, check_range, collect, start_worker
 
 log = logging.getLogger("tablectl.journal")
 
@@ -170,6 +172,8 @@ class Report:
     sound_seq: int = 0
     head_record: str = "missing"  # ok | missing | unreadable | behind (crash after commit)
     problems: list[Problem] = field(default_factory=list)
+    # how many processes checked the chain: how the check ran, not what it found
+    chain_processes: int = field(default=1, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -308,87 +312,235 @@ def _decode_row(r: tuple) -> Row:
 
 _ROW_COLUMNS = "seq, time, command, events, extra, prev_hash, hash"
 
+# A long journal's chain is checked in parallel processes from this many rows on, by at most
+# this many processes; below it a worker's start costs more than it saves (docs/commands.md
+# "Speed" has the break-even measured).
+PARALLEL_CHAIN_ROWS = 50_000
+MAX_CHAIN_PROCESSES = 4
 
-# --------------------------------------------------------------------------- verification
 
-def _verify_conn(conn: sqlite3.Connection, path: Path, report: Report, *, replay: bool) -> None:
-    """Fill ``report`` (on an open read-only connection). Stops at nothing: every problem found
-    is listed, ``sound_seq`` the last row before the first one."""
-    integrity = [r[0] for r in conn.execute("PRAGMA integrity_check(20)")]
+def _chain_processes() -> int:
+    """Processes to check a long chain with: one per CPU this process may run on (a Raspberry
+    Pi has 4); 1 in a frozen interpreter, which cannot start a worker script."""
+    if getattr(sys, "frozen", False) or not sys.executable:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_CHAIN_PROCESSES))
+
+
+class _IntegrityCheck:
+    """``PRAGMA integrity_check`` on a read-only connection of its own, in a thread, while the
+    caller reads the chain: SQLite lets go of the GIL while it steps, so a start's wall time
+    loses the check's share. Where no second connection opens, it runs on the caller's
+    connection when its findings are asked for."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._result: list[Problem] | None = None
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        uri = _connection_uri(conn)
+        if uri is not None:
+            self._thread = threading.Thread(target=self._run, args=(uri,),
+                                            name="journal-integrity", daemon=True)
+            self._thread.start()
+
+    def _run(self, uri: str) -> None:
+        try:
+            own = sqlite3.connect(uri, uri=True, isolation_level=None)
+        except sqlite3.Error:
+            return  # checked on the caller's connection instead
+        try:
+            self._result = _integrity_check(own)
+        except BaseException as exc:  # raised to the caller, as on its own connection
+            self._error = exc
+        finally:
+            own.close()
+
+    def problems(self) -> list[Problem]:
+        """What the check found (waits for it); raises what the check raised."""
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._result if self._result is not None else _integrity_check(self._conn)
+
+
+def _integrity_check(conn: sqlite3.Connection) -> list[Problem]:
+    try:
+        integrity = [r[0] for r in conn.execute("PRAGMA integrity_check(20)")]
+    except sqlite3.DatabaseError as exc:  # a page so damaged that the check cannot go on
+        return [Problem("integrity", f"the integrity check stopped: {exc}")]
+    found = []
     if integrity != ["ok"]:
         for line in integrity:
             for part in line.splitlines():
                 if part.strip() and not part.startswith("***"):
-                    report.problems.append(Problem("integrity", part.strip()))
-    meta = _meta(conn)
-    try:
-        rules_json = meta["rules"]
-        created = meta["created"]
-    except KeyError as exc:
-        report.problems.append(Problem("file", f"meta entry {exc} is missing"))
-        return
-    expected_prev = genesis_hash(created, rules_json).encode()
-    expected_seq = 1
-    first_bad: int | None = None
-    sound_seq = report.sound_seq
-    rows = 0
-    # the hashes of the rows the head record and the snapshots name, the only ones looked up
-    # again (not all of them: a long journal's would be tens of MB); all if those cannot be read
-    status, head_seq, head_hash = read_head(path)
-    try:
-        wanted: set[int] | None = {s for (s,) in conn.execute("SELECT seq FROM snapshots")}
-        wanted.add(head_seq)
-    except sqlite3.DatabaseError:
-        wanted = None  # reported with the snapshots below
-    hashes: dict[int, bytes] = {}
-    unreadable = False
-    seq = hash_ = None
-    # The rows' texts are read as their stored UTF-8 bytes and hashed as such (the message
-    # row_hash encodes): nothing is decoded and encoded again. A start checks every row, so this
-    # loop is most of a long journal's start (bench/rules.py, 432,423 rows: about 2.0 s CPU
-    # against 2.3 s with row_hash on str, on the loaded VM; docs/commands.md "Speed")
-    conn.text_factory = bytes
-    sha256 = hashlib.sha256
-    try:
-        cursor = conn.execute(f"SELECT {_ROW_COLUMNS} FROM journal ORDER BY seq")
-        for seq, time_, command, events, extra, prev_hash, hash_ in cursor:
-            bad: Problem | None = None
-            # seq is the primary key, read in order: it can only jump ahead, never repeat
-            if seq > expected_seq:
-                bad = Problem("gap", f"rows {expected_seq}..{seq - 1} are missing", seq)
-            elif prev_hash != expected_prev:
-                bad = Problem("link", "its prev_hash does not match the row before "
-                              "(a row was removed, duplicated, inserted or replaced)", seq)
-            elif sha256(b"\n".join((prev_hash, b"%d" % seq, time_, command, events, extra))
-                        ).hexdigest().encode() != hash_:
-                bad = Problem("hash", "its content does not match its hash (the row was edited)",
-                              seq)
-            if bad is not None:
-                report.problems.append(bad)
-                if first_bad is None:
-                    first_bad = seq
-            elif first_bad is None:
-                sound_seq = seq
-            rows += 1
-            if wanted is None or seq in wanted:
-                hashes[seq] = hash_
-            expected_prev = hash_
-            expected_seq = seq + 1
-    except sqlite3.DatabaseError as exc:
-        unreadable = True
-        report.problems.append(Problem("integrity", f"reading the rows failed from here on: "
-                                       f"{exc}", expected_seq))
-    finally:
-        conn.text_factory = str
-    report.rows = rows
-    report.sound_seq = sound_seq
-    if rows:
-        report.head_seq = seq
-        report.head_hash = hash_.decode() if type(hash_) is bytes else hash_
+                    found.append(Problem("integrity", part.strip()))
+    return found
 
-    def hash_at(seq: int) -> str | None:
-        h = hashes.get(seq)
-        return None if h is None else h.decode()
+
+def _connection_uri(conn: sqlite3.Connection) -> str | None:
+    """A read-only URI of the database file ``conn`` reads (a private copy's, when the journal
+    is read through one); None for a database without a file."""
+    try:
+        files = {name: file for _, name, file in conn.execute("PRAGMA database_list")}
+    except sqlite3.Error:
+        return None
+    file = files.get("main")
+    return f"file:{quote(file)}?mode=ro" if file else None
+
+
+@dataclass
+class _Chain:
+    """The chain check's findings, its ranges joined."""
+
+    problems: list[Problem] = field(default_factory=list)
+    rows: int = 0
+    sound_seq: int = 0
+    last_seq: int = 0
+    last_hash: str = ""
+    hashes: dict[int, str] = field(default_factory=dict)
+    unreadable: bool = False
+    processes: int = 1
+
+
+_CHAIN_MESSAGES = {
+    "link": "its prev_hash does not match the row before (a row was removed, duplicated, "
+            "inserted or replaced)",
+    "hash": "its content does not match its hash (the row was edited)",
+}
+
+
+def _chain_problem(kind: str, seq: int, expected_seq: int) -> Problem:
+    if kind == "gap":
+        return Problem("gap", f"rows {expected_seq}..{seq - 1} are missing", seq)
+    return Problem(kind, _CHAIN_MESSAGES[kind], seq)
+
+
+def _check_chain(conn: sqlite3.Connection, genesis: str, wanted: set[int] | None,
+                 processes: int, parallel_rows: int) -> _Chain:
+    """Every row's hash and link, from the genesis hash on: in ``processes`` ranges checked at
+    once when the journal has ``parallel_rows`` rows or more, else in one."""
+    ranges: list[tuple[int | None, int | None]] = [(None, None)]
+    uri = _connection_uri(conn) if processes > 1 and wanted is not None else None
+    if uri is not None:
+        try:  # the rows are 1..last in a sound journal: ranges of equal length
+            last = conn.execute("SELECT max(seq) FROM journal").fetchone()[0]
+        except sqlite3.DatabaseError:
+            last = None  # the serial read reports it where it fails
+        if last is not None and last >= max(parallel_rows, processes):
+            step = last // processes
+            cuts = [1 + i * step for i in range(1, processes)]
+            ranges = [(None, cuts[0] - 1)]
+            ranges += [(a, b - 1) for a, b in zip(cuts, cuts[1:], strict=False)]
+            ranges.append((cuts[-1], None))
+    workers: dict[int, Any] = {}
+    for i, (lo, hi) in enumerate(ranges[1:], 1):
+        try:
+            workers[i] = start_worker(uri, lo, hi, sorted(wanted))
+        except OSError as exc:
+            log.info("cannot start a worker to check the journal's chain (%s): checked here", exc)
+            break
+    processes = 1
+    try:
+        parts = [check_range(conn, *ranges[0], wanted)]
+        for i in range(1, len(ranges)):
+            part = collect(workers.pop(i)) if i in workers else None
+            if part is None:
+                part = check_range(conn, *ranges[i], wanted)  # its worker failed: here
+            else:
+                processes += 1
+            parts.append(part)
+    finally:
+        for worker in workers.values():  # only when the check was interrupted
+            worker.kill()
+            worker.wait()
+    chain = _join(parts, genesis)
+    chain.processes = processes
+    return chain
+
+
+def _join(parts: list[ChainPart], genesis: str) -> _Chain:
+    """The ranges' findings as one check of the whole chain would have them: each range's first
+    row is checked against the row before it (the previous range's last), and a range that could
+    not be read to its end ends the check there."""
+    chain = _Chain()
+    expected_seq, expected_prev = 1, genesis
+    found: list[tuple[str, int, int]] = []
+    for part in parts:
+        if part.first is not None:
+            seq, prev_hash, hash_ok = part.first
+            if seq > expected_seq:
+                found.append(("gap", seq, expected_seq))
+            elif prev_hash != expected_prev:
+                found.append(("link", seq, expected_seq))
+            elif not hash_ok:
+                found.append(("hash", seq, expected_seq))
+            found += part.problems
+            chain.rows += part.rows
+            chain.hashes.update(part.hashes)
+            chain.last_seq, chain.last_hash = part.last_seq, part.last_hash
+            expected_seq, expected_prev = part.last_seq + 1, part.last_hash
+        if part.error is not None:
+            chain.unreadable = True
+            break
+    chain.problems = [_chain_problem(*f) for f in found]
+    # sound up to the row before the first bad one (the row its expected seq follows)
+    chain.sound_seq = found[0][2] - 1 if found else chain.last_seq
+    if chain.unreadable:
+        chain.problems.append(Problem("integrity", "reading the rows failed from here on: "
+                                      f"{part.error}", expected_seq))
+    return chain
+
+
+# --------------------------------------------------------------------------- verification
+
+def _verify_conn(conn: sqlite3.Connection, path: Path, report: Report, *, replay: bool,
+                 processes: int | None = None, parallel_rows: int | None = None) -> None:
+    """Fill ``report`` (on an open read-only connection). Stops at nothing: every problem found
+    is listed, ``sound_seq`` the last row before the first one.
+
+    processes: how many processes check the chain (None: one per CPU this process may use, at
+    most ``MAX_CHAIN_PROCESSES``); parallel_rows: from how many rows on they do (None:
+    ``PARALLEL_CHAIN_ROWS``). Both change the time a check takes, never its report."""
+    at = len(report.problems)  # the integrity check's findings go first, whenever it ends
+    integrity = _IntegrityCheck(conn)
+    try:
+        meta = _meta(conn)
+        try:
+            rules_json = meta["rules"]
+            created = meta["created"]
+        except KeyError as exc:
+            report.problems.append(Problem("file", f"meta entry {exc} is missing"))
+            return
+        # the hashes of the rows the head record and the snapshots name, the only ones looked up
+        # again (not all of them: a long journal's would be tens of MB); all if those cannot be
+        # read
+        status, head_seq, head_hash = read_head(path)
+        try:
+            wanted: set[int] | None = {s for (s,) in conn.execute("SELECT seq FROM snapshots")}
+            wanted.add(head_seq)
+        except sqlite3.DatabaseError:
+            wanted = None  # reported with the snapshots below
+        chain = _check_chain(conn, genesis_hash(created, rules_json), wanted,
+                             _chain_processes() if processes is None else processes,
+                             PARALLEL_CHAIN_ROWS if parallel_rows is None else parallel_rows)
+    finally:
+        report.problems[at:at] = integrity.problems()
+    report.problems += chain.problems
+    report.chain_processes = chain.processes
+    hashes = chain.hashes
+    unreadable = chain.unreadable
+    report.rows = chain.rows
+    report.sound_seq = chain.sound_seq
+    if chain.rows:
+        report.head_seq = chain.last_seq
+        report.head_hash = chain.last_hash
+    hash_at = hashes.get
 
     # The head record is written after each commit, so it may lag the file by one row after a
     # crash, but it may never be ahead of it or disagree with it.
@@ -476,9 +628,14 @@ def _replay_rows(game: Game, rows: Iterable[tuple], snapshots_after: Container[i
         yield row, command, produced
 
 
-def verify(path: str | os.PathLike[str], *, replay: bool = True) -> Report:
+def verify(path: str | os.PathLike[str], *, replay: bool = True, processes: int | None = None,
+           parallel_rows: int | None = None) -> Report:
     """Check a journal without changing it: integrity, schema, hash chain, head record,
     snapshots and (``replay``) that replaying reproduces every recorded event.
+
+    processes, parallel_rows: how many processes check the chain, from how many rows on (None:
+    as a start does, see ``_verify_conn``); they change how long the check takes, not its
+    report.
 
     Raises JournalError only when the file is not a journal at all (missing, not SQLite, not
     ours, newer schema); damage inside a journal is listed in the returned report."""
@@ -493,7 +650,8 @@ def verify(path: str | os.PathLike[str], *, replay: bool = True) -> Report:
                     "head", f"the journal is empty but rows 1..{head_seq} were committed to it "
                     "(lost or truncated)", 1))
         else:
-            _verify_conn(conn, Path(path), report, replay=replay)
+            _verify_conn(conn, Path(path), report, replay=replay, processes=processes,
+                         parallel_rows=parallel_rows)
         return report
     finally:
         close()
@@ -584,6 +742,8 @@ class Journal:
         # the snapshot the state was rebuilt from at open (0: none) and the rows replayed after it
         self.resumed_from = base.seq
         self.replayed = len(base.since)
+        # how many processes checked the chain at open (1: a new journal, or a short one)
+        self.chain_processes = 1
         self._conn: sqlite3.Connection | None = conn
         self._clock = clock
         self._snapshot_every = snapshot_every
@@ -691,6 +851,7 @@ class Journal:
             raise
         journal = cls(path, conn, table_rules, base, clock=clock,
                       snapshot_every=snapshot_every, game=game)
+        journal.chain_processes = report.chain_processes
         journal._write_head()
         return journal
 
