@@ -25,8 +25,9 @@ the whole journal and a start over the rows after the snapshot). The same dice a
 through crapssim (PyPI ``crapssim``) with four players carrying several bets each (pass, don't
 pass, come, hardway, place, field, hop), and our throughput is printed as a ratio to crapssim's.
 
-Targets: the table's start on the 100,000-throw journal < 2 s, and the engine's throws/s
-(rebuild and replay) >= 20x crapssim's.
+Targets: the table's start on the 100,000-throw journal < 2 s (wall: a long journal's chain is
+checked by several processes at once, so the line also gives the CPU time of all of them and
+how many there were), and the engine's throws/s (rebuild and replay) >= 20x crapssim's.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -210,18 +212,28 @@ def table_start(journal: list[dict], repeat: int) -> dict:
         write_s = time.perf_counter() - t0
         walls, cpus = [], []
         for _ in range(repeat):
-            start, cpu = time.perf_counter(), time.process_time()
+            start, cpu = time.perf_counter(), all_cpu()
             opened = Journal.open(path)
             table = Table(opened, state_dir=folder)
             walls.append(time.perf_counter() - start)
-            cpus.append(time.process_time() - cpu)
+            cpus.append(all_cpu() - cpu)
             seen = table.state()["seq"]
             resumed_from, replayed = opened.resumed_from, opened.replayed
+            processes = opened.chain_processes
             table.close()
         assert seen == len(journal), "the table did not start on the whole journal"
-        return {"wall": min(walls), "cpu": min(cpus), "walls": walls, "write_s": write_s,
+        best = min(range(repeat), key=walls.__getitem__)
+        return {"wall": walls[best], "cpu": cpus[best], "walls": walls, "write_s": write_s,
                 "bytes": sum(p.stat().st_size for p in Path(folder).glob("table.db*")),
-                "resumed_from": resumed_from, "replayed": replayed}
+                "resumed_from": resumed_from, "replayed": replayed, "processes": processes}
+
+
+def all_cpu() -> float:
+    """CPU seconds of this process and of its children waited for (the chain check's workers):
+    what a start costs in all the processes it runs."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def crapssim_run(dice: list[tuple[int, int]]) -> tuple[float, float, int] | None:
@@ -319,22 +331,25 @@ def main(argv: list[str] | None = None) -> int:
                      f"the engine alone, {len(journal) * scale:,.0f} commands{note}"))
     if not args.no_start:
         start = table_start(journal, args.repeat)
-        verdict = "OK" if start["cpu"] * scale < TARGET_START_S else "BELOW TARGET"
-        ok &= start["cpu"] * scale < TARGET_START_S
+        verdict = "OK" if start["wall"] * scale < TARGET_START_S else "BELOW TARGET"
+        ok &= start["wall"] * scale < TARGET_START_S
         rows.append(("table start on 100,000 throws", f"{start['wall'] * scale:.3f} s",
-                     f"{start['cpu'] * scale:.3f} s", f"< {TARGET_START_S:g} s: {verdict}{note}; "
-                     f"best of {args.repeat} (wall): "
-                     + ", ".join(f"{t:.3f}" for t in start["walls"])))
+                     f"{start['cpu'] * scale:.3f} s", f"wall < {TARGET_START_S:g} s: {verdict}"
+                     f"{note}; best of {args.repeat} (wall): "
+                     + ", ".join(f"{t:.3f}" for t in start["walls"])
+                     + "; CPU of all its processes"))
         rows.append(("  what the start did", "", "",
                      f"checked {len(journal):,} rows ({start['bytes'] / 1e6:.0f} MB, written in "
-                     f"{start['write_s']:.0f} s), loaded the snapshot at row "
+                     f"{start['write_s']:.0f} s) in {start['processes']} process(es), "
+                     f"integrity_check in a thread meanwhile; loaded the snapshot at row "
                      f"{start['resumed_from']:,}, replayed {start['replayed']} rows"))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     for r in rows:
         line = f"  {r[0].ljust(widths[0])}  {r[1].rjust(widths[1])}  {r[2].rjust(widths[2])}  {r[3]}"
         print(line.rstrip())
-    print("  (verdicts use CPU time: it equals wall time on an idle machine and leaves out the "
-          "time spent waiting for a CPU while other jobs ran)")
+    print("  (the engine's verdicts use CPU time: it equals wall time on an idle machine and "
+          "leaves out the time spent waiting for a CPU while other jobs ran; the start's verdict "
+          "uses wall time, as its chain check runs in several processes at once)")
     return 1 if args.strict and not ok else 0
 
 
