@@ -315,7 +315,7 @@ _ROW_COLUMNS = "seq, time, command, events, extra, prev_hash, hash"
 # A long journal's chain is checked in parallel processes from this many rows on, by at most
 # this many processes; below it a worker's start costs more than it saves (docs/commands.md
 # "Speed" has the break-even measured).
-PARALLEL_CHAIN_ROWS = 50_000
+PARALLEL_CHAIN_ROWS = 30_000
 MAX_CHAIN_PROCESSES = 4
 
 
