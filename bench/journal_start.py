@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import resource
 import shutil
 import sqlite3
 import statistics
@@ -29,15 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from bench.rules import JournalBuilder  # noqa: E402
+from bench.rules import JournalBuilder, all_cpu  # noqa: E402
 from tablectl.game import TableRules  # noqa: E402
 from tablectl.journal import Journal, _chain_processes, verify  # noqa: E402
-
-
-def all_cpu() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def timed(run) -> tuple[float, float]:
