@@ -317,6 +317,8 @@ _ROW_COLUMNS = "seq, time, command, events, extra, prev_hash, hash"
 # "Speed" has the break-even measured).
 PARALLEL_CHAIN_ROWS = 30_000
 MAX_CHAIN_PROCESSES = 4
+# the least a worker is waited for once the parent has checked its own range
+WORKER_GRACE_S = 30.0
 
 
 def _chain_processes() -> int:
@@ -447,9 +449,15 @@ def _check_chain(conn: sqlite3.Connection, genesis: str, wanted: set[int] | None
             break
     processes = 1
     try:
+        began = _time.monotonic()
         parts = [check_range(conn, *ranges[0], wanted)]
+        # a worker's range is as long as the parent's: one far slower than that is stuck (the
+        # parent then checks its range itself; the report is the same, only later)
+        deadline = _time.monotonic() + max(WORKER_GRACE_S, 10 * (_time.monotonic() - began))
         for i in range(1, len(ranges)):
-            part = collect(workers.pop(i)) if i in workers else None
+            part = None
+            if i in workers:
+                part = collect(workers.pop(i), max(0.0, deadline - _time.monotonic()))
             if part is None:
                 part = check_range(conn, *ranges[i], wanted)  # its worker failed: here
             else:

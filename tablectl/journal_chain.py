@@ -141,6 +141,7 @@ def start_worker(uri: str, lo: int, hi: int | None, wanted: list[int]):
     try:
         worker.stdin.write(marshal.dumps((uri, lo, hi, wanted)))
         worker.stdin.close()
+        worker.stdin = None  # sent: communicate() only reads the answer
     except OSError:
         worker.kill()
         worker.wait()
@@ -148,15 +149,17 @@ def start_worker(uri: str, lo: int, hi: int | None, wanted: list[int]):
     return worker
 
 
-def collect(worker) -> ChainPart | None:
-    """A worker's answer; None when it failed (the caller checks that range itself)."""
+def collect(worker, timeout: float) -> ChainPart | None:
+    """A worker's answer; None when it failed or gave none within ``timeout`` seconds (the
+    caller then checks that range itself)."""
+    import subprocess
+
     try:
-        out = worker.stdout.read()
-        worker.stdout.close()
-        if worker.wait() != 0:
+        out, _ = worker.communicate(timeout=timeout)
+        if worker.returncode != 0:
             return None
         return ChainPart.from_bytes(out)
-    except (OSError, ValueError, EOFError, TypeError):
+    except (OSError, ValueError, EOFError, TypeError, subprocess.TimeoutExpired):
         worker.kill()
         worker.wait()
         return None

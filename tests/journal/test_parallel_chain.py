@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,19 @@ def test_a_frozen_interpreter_checks_in_one_process(monkeypatch):
     assert journal_module._chain_processes() == 1
     monkeypatch.delattr(sys, "frozen")
     assert 1 <= journal_module._chain_processes() <= journal_module.MAX_CHAIN_PROCESSES
+
+
+def test_a_stuck_worker_is_given_up_and_its_range_checked_by_the_parent(
+        sound, tmp_path, monkeypatch):
+    path = _damaged(sound, tmp_path, "damage everywhere")
+    serial = verify(path, replay=False, processes=1)
+    stuck = tmp_path / "stuck-python"
+    stuck.write_text("#!/bin/sh\nexec sleep 60\n")
+    stuck.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(stuck))
+    monkeypatch.setattr(journal_module, "WORKER_GRACE_S", 0.5)
+    began = time.monotonic()
+    parallel = verify(path, replay=False, processes=3, parallel_rows=1)
+    assert time.monotonic() - began < 20  # not the workers' 60 s
+    assert parallel == serial
+    assert parallel.chain_processes == 1
