@@ -200,3 +200,25 @@ def test_a_stuck_worker_is_given_up_and_its_range_checked_by_the_parent(
     assert time.monotonic() - began < 20  # not the workers' 60 s
     assert parallel == serial
     assert parallel.chain_processes == 1
+
+
+def test_the_message_sqlite_builds_is_the_one_row_hash_hashes(sound, tmp_path):
+    from tablectl.journal_chain import _CHAIN_SQL
+
+    path = _damaged(sound, tmp_path, "sound")
+    with sqlite3.connect(path, isolation_level=None) as db:  # texts a row could hold
+        db.execute("UPDATE journal SET extra = '' WHERE seq = 2")
+        db.execute("UPDATE journal SET time = ? WHERE seq = 3", ("zero\x00byte ß",))
+        db.execute("UPDATE journal SET command = '{\"player\":\"李 Zoë\"}' WHERE seq = 4")
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        texts = db.execute("SELECT seq, time, command, events, extra, prev_hash FROM journal "
+                           "ORDER BY seq").fetchall()
+        db.text_factory = bytes
+        built = db.execute(_CHAIN_SQL + " ORDER BY seq").fetchall()
+    finally:
+        db.close()
+    assert len(texts) == len(built) == _rows(path)
+    for (seq, time_, command, events, extra, prev_hash), row in zip(texts, built, strict=True):
+        expected = "\n".join((prev_hash, str(seq), time_, command, events, extra))
+        assert row[3] == expected.encode("utf-8"), seq
