@@ -312,6 +312,9 @@ def _decode_row(r: tuple) -> Row:
 
 _ROW_COLUMNS = "seq, time, command, events, extra, prev_hash, hash"
 
+
+# --------------------------------------------------------------------------- verification
+
 # A long journal's chain is checked in parallel processes from this many rows on, by at most
 # this many processes; below it a worker's start costs more than it saves (docs/commands.md
 # "Speed" has the break-even measured).
