@@ -37,7 +37,14 @@ import numpy as np  # noqa: E402
 import vision.tracker as tracker_module  # noqa: E402
 from tests.support.throws import SIM_CASES, match  # noqa: E402
 from vision.camera_view import CameraView, CameraViewError  # noqa: E402
-from vision.cocked_cues import CockedSettings, die_offsets, judge_cocked, leans_on_wall  # noqa: E402
+from vision.cocked_cues import (  # noqa: E402
+    CockedSettings,
+    camera_view,
+    die_offsets,
+    front_band,
+    judge_cocked,
+    leans_on_wall,
+)
 from vision.simulator import simulate_throw  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, WORLDS, world_of  # noqa: E402
 
@@ -115,16 +122,22 @@ def judge(records: list[dict], settings: CockedSettings, reader) -> tuple[Counte
 
 
 def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
-    """For die ``i`` of a kept throw, the front-edge measurements (die edges): ``front``, how
-    far its silhouette reaches from its top face's centre away from the wall (to its bottom
+    """For die ``i`` of a kept throw, the front-edge measurements (die edges, away from the
+    wall from its top face's centre): ``front``, how far its silhouette reaches (to its bottom
     edge against the felt, on the side the camera sees); ``along``, its top's half-length along
     the wall (the nearer side, as ``wall_face_reach`` takes it: a turned die's corner reaches as
     far both ways); ``toward``, the view angle's part toward the wall at its top (estimated
-    from the area, ``CameraView``; nan without one). A flat die shows ``front - along`` of about
-    ``toward`` (its front face, one edge tall, seen at that slope); a die whose lower edge rides
-    up the wall about ``0.5 cos t - sin t - 0.5`` less (its top tipped away from the wall, onto
-    its front edge), one leaning back on the wall ``sin t`` more. None where the silhouette
-    cannot be cut out."""
+    from the area, ``CameraView``; nan without one); ``top_edge`` and ``band``, in a strip a
+    half-edge wide across the top's centre, how far its top face reaches and how much farther
+    its silhouette does (``vision.cocked_cues.front_band``: the front face's height as seen; nan
+    where it cannot tell).
+
+    A flat die shows ``front - along`` and ``band`` of about ``toward`` (its front face, one
+    edge tall, seen at that slope; ``band`` whatever its turn and wherever the reader puts the
+    centre). A die whose lower edge rides up the wall by t tips its front face away from the
+    camera: ``band`` about ``toward cos t - sin t`` (none left once tan t > toward), ``front -
+    along`` about ``0.5 cos t - sin t - 0.5`` less than a flat die's; one leaning back on the
+    wall shows ``sin t`` more. None where the silhouette cannot be cut out."""
     sil, frame, boxes, readings = record["sil"], record["frame"], record["boxes"], record["readings"]
     tops = []
     for k, box in enumerate(boxes):
@@ -141,7 +154,10 @@ def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
             slope = view.slope(*tops[i])[0]
         except CameraViewError:
             pass
-    return dict(front=float(np.percentile(-toward, 98)), along=half, toward=slope)
+    seen = front_band(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i])
+    top_edge, band = seen if seen is not None else (float("nan"), float("nan"))
+    return dict(front=float(np.percentile(-toward, 98)), along=half, toward=slope,
+                top_edge=top_edge, band=band)
 
 
 def features(records: list[dict], near: float) -> list[dict]:
@@ -150,14 +166,7 @@ def features(records: list[dict], near: float) -> list[dict]:
     rows = []
     for r in records:
         geo = r["sil"].geometry
-        h, w = r["frame"].shape[:2]
-        wall = (geo.wall_p, (geo.wall_p[0] + geo.wall_u[0] * geo.wall_len,
-                             geo.wall_p[1] + geo.wall_u[1] * geo.wall_len))
-        try:
-            view = CameraView.from_area([tuple(p) for p in geo.area_poly.reshape(-1, 2)], wall,
-                                        (w, h))
-        except CameraViewError:
-            view = None
+        view = camera_view(r["sil"])
         for i, box in enumerate(r["boxes"]):
             t = r["truth"][i]
             if t is None or not t["at_rest_in_area"]:
@@ -173,6 +182,7 @@ def features(records: list[dict], near: float) -> list[dict]:
             if m is None:
                 continue
             rd = r["readings"][i] if i < len(r["readings"]) else None
+            # the wall cue's own flag, before the front band may clear it
             rows.append(dict(seed=r["seed"], cocked=t["cocked"], tilt=t["cocked_tilt_deg"],
                              wall_flag=leans_on_wall(geo, CockedSettings(), box, rd), **m))
     return rows
@@ -188,18 +198,24 @@ def spread(values: list[float]) -> str:
 
 def print_features(rows: list[dict]) -> None:
     """The front-edge measurements' spread (min, quartiles, max) over flat dice, the flat dice
-    the wall cue flags, and leaning dice by lean angle."""
+    the wall cue flags, and leaning dice by lean angle; ``band`` only where the top's front
+    edge lies where a whole top's does (else the region ran into the front face or the felt,
+    or stopped at a glare)."""
     groups = [("flat", lambda r: not r["cocked"]),
               ("flat, wall cue flags", lambda r: not r["cocked"] and r["wall_flag"])]
     for lo, hi in ((10, 15), (15, 20), (20, 30), (30, 46)):
         groups.append((f"leaning {lo}-{hi} deg",
                        lambda r, lo=lo, hi=hi: r["cocked"] and lo <= r["tilt"] < hi))
-    print(f"{'dice at the wall':24s} {'n':>3s}  {'front - along (min q1 median q3 max)':38s}"
-          f"  front - along - toward")
+    print("min, quartiles, max (die edges); band: dice whose top's front edge is found 0.42-0.6"
+          " edge from its centre")
+    print(f"{'dice at the wall':24s} {'n':>3s}  {'front - along':34s}  {'front - along - toward':34s}"
+          f"  {'n':>3s}  band - toward")
     for name, keep in groups:
         sel = [r for r in rows if keep(r)]
-        print(f"{name:24s} {len(sel):3d}  {spread([r['front'] - r['along'] for r in sel]):38s}"
-              f"  {spread([r['front'] - r['along'] - r['toward'] for r in sel])}")
+        whole = [r for r in sel if 0.42 <= r["top_edge"] <= 0.6]
+        print(f"{name:24s} {len(sel):3d}  {spread([r['front'] - r['along'] for r in sel]):34s}"
+              f"  {spread([r['front'] - r['along'] - r['toward'] for r in sel]):34s}"
+              f"  {len(whole):3d}  {spread([r['band'] - r['toward'] for r in whole])}")
 
 
 def parse_set(items: list[str]) -> dict:
