@@ -3,6 +3,7 @@
     .venv/bin/python bench/cocked_rest.py capture --world physical --seed 80000 --throws 200 \\
         --size 640x480 --out /tmp/rest-80000.pkl
     .venv/bin/python bench/cocked_rest.py judge /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] [-v]
+    .venv/bin/python bench/cocked_rest.py features /tmp/rest-80000.pkl [...]
 
 ``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
 cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
@@ -10,7 +11,9 @@ cues run once per throw, on the rest frame, so a set of throws is simulated and 
 silhouettes, with the truth per box, pickled) and the cues are judged again on it with any
 ``CockedSettings`` in a few seconds (``judge``): flat dice flagged, cocked dice flagged, and
 cocked throws none of whose dice is flagged (paid, unless the ruling goes another way for
-another reason). The lean model is asked again at each judgement (the reader's).
+another reason). The lean model is asked again at each judgement (the reader's). ``features``
+prints, for the dice at the back wall, how a candidate cue's measurements spread over flat dice
+and over dice leaning on the wall by lean angle, before a cue is wired in (docs/replay.md).
 
 The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
 while the throws run (the tracker and the cues run as the table runs them). Physical seeds
@@ -29,10 +32,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 import vision.tracker as tracker_module  # noqa: E402
 from tests.support.throws import SIM_CASES, match  # noqa: E402
-from vision.cocked_cues import CockedSettings, judge_cocked  # noqa: E402
+from vision.camera_view import CameraView, CameraViewError  # noqa: E402
+from vision.cocked_cues import (  # noqa: E402
+    CockedSettings,
+    camera_view,
+    die_offsets,
+    front_band,
+    judge_cocked,
+    leans_on_wall,
+)
 from vision.simulator import simulate_throw  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, WORLDS, world_of  # noqa: E402
 
@@ -109,6 +121,103 @@ def judge(records: list[dict], settings: CockedSettings, reader) -> tuple[Counte
     return n, misses
 
 
+def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
+    """For die ``i`` of a kept throw, the front-edge measurements (die edges, away from the
+    wall from its top face's centre): ``front``, how far its silhouette reaches (to its bottom
+    edge against the felt, on the side the camera sees); ``along``, its top's half-length along
+    the wall (the nearer side, as ``wall_face_reach`` takes it: a turned die's corner reaches as
+    far both ways); ``toward``, the view angle's part toward the wall at its top (estimated
+    from the area, ``CameraView``; nan without one); ``top_edge`` and ``band``, in a strip a
+    half-edge wide across the top's centre, how far its top face reaches and how much farther
+    its silhouette does (``vision.cocked_cues.front_band``: the front face's height as seen; nan
+    where it cannot tell).
+
+    A flat die shows ``front - along`` and ``band`` of about ``toward`` (its front face, one
+    edge tall, seen at that slope; ``band`` whatever its turn and wherever the reader puts the
+    centre). A die whose lower edge rides up the wall by t tips its front face away from the
+    camera: ``band`` about ``toward cos t - sin t`` (none left once tan t > toward), ``front -
+    along`` about ``0.5 cos t - sin t - 0.5`` less than a flat die's; one leaning back on the
+    wall shows ``sin t`` more. None where the silhouette cannot be cut out."""
+    sil, frame, boxes, readings = record["sil"], record["frame"], record["boxes"], record["readings"]
+    tops = []
+    for k, box in enumerate(boxes):
+        top = getattr(readings[k] if k < len(readings) else None, "center", None)
+        tops.append((float(top[0]), float(top[1])) if top is not None else box[0])
+    offsets = die_offsets(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i])
+    if offsets is None:
+        return None
+    toward, along = offsets
+    half = min(float(np.percentile(along, 98)), float(np.percentile(-along, 98)))
+    slope = float("nan")
+    if view is not None:
+        try:
+            slope = view.slope(*tops[i])[0]
+        except CameraViewError:
+            pass
+    seen = front_band(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i])
+    top_edge, band = seen if seen is not None else (float("nan"), float("nan"))
+    return dict(front=float(np.percentile(-toward, 98)), along=half, toward=slope,
+                top_edge=top_edge, band=band)
+
+
+def features(records: list[dict], near: float) -> list[dict]:
+    """Per die within ``near`` edges of the wall line (its box's centre) and at rest in the
+    area: its truth (``cocked``, ``on``, ``tilt``), the wall cue's flag, ``front_reach``."""
+    rows = []
+    for r in records:
+        geo = r["sil"].geometry
+        view = camera_view(r["sil"])
+        for i, box in enumerate(r["boxes"]):
+            t = r["truth"][i]
+            if t is None or not t["at_rest_in_area"]:
+                continue
+            if geo.wall_distance(*box[0])[0] > near * geo.die:
+                continue
+            if t["cocked"] and t["cocked_on"] != "wall":
+                continue
+            if "cocked_tilt_deg" not in t:
+                raise SystemExit(f"seed {r['seed']}: the truth has no lean angle: capture the "
+                                 "physical world (--world physical)")
+            m = front_reach(r, i, view)
+            if m is None:
+                continue
+            rd = r["readings"][i] if i < len(r["readings"]) else None
+            # the wall cue's own flag, before the front band may clear it
+            rows.append(dict(seed=r["seed"], cocked=t["cocked"], tilt=t["cocked_tilt_deg"],
+                             wall_flag=leans_on_wall(geo, CockedSettings(), box, rd), **m))
+    return rows
+
+
+def spread(values: list[float]) -> str:
+    """min, quartiles and max of ``values``, as text."""
+    if not values:
+        return "-"
+    q = np.percentile(values, [0, 25, 50, 75, 100])
+    return " ".join(f"{v:+.2f}" for v in q)
+
+
+def print_features(rows: list[dict]) -> None:
+    """The front-edge measurements' spread (min, quartiles, max) over flat dice, the flat dice
+    the wall cue flags, and leaning dice by lean angle; ``band`` only where the top's front
+    edge lies where a whole top's does (else the region ran into the front face or the felt,
+    or stopped at a glare)."""
+    groups = [("flat", lambda r: not r["cocked"]),
+              ("flat, wall cue flags", lambda r: not r["cocked"] and r["wall_flag"])]
+    for lo, hi in ((10, 15), (15, 20), (20, 30), (30, 46)):
+        groups.append((f"leaning {lo}-{hi} deg",
+                       lambda r, lo=lo, hi=hi: r["cocked"] and lo <= r["tilt"] < hi))
+    print("min, quartiles, max (die edges); band: dice whose top's front edge is found 0.42-0.6"
+          " edge from its centre")
+    print(f"{'dice at the wall':24s} {'n':>3s}  {'front - along':34s}  {'front - along - toward':34s}"
+          f"  {'n':>3s}  band - toward")
+    for name, keep in groups:
+        sel = [r for r in rows if keep(r)]
+        whole = [r for r in sel if 0.42 <= r["top_edge"] <= 0.6]
+        print(f"{name:24s} {len(sel):3d}  {spread([r['front'] - r['along'] for r in sel]):34s}"
+              f"  {spread([r['front'] - r['along'] - r['toward'] for r in sel]):34s}"
+              f"  {len(whole):3d}  {spread([r['band'] - r['toward'] for r in whole])}")
+
+
 def parse_set(items: list[str]) -> dict:
     """``NAME=VALUE`` pairs -> CockedSettings fields (floats, or true/false)."""
     out = {}
@@ -136,6 +245,10 @@ def main(argv: list[str] | None = None) -> int:
     jud.add_argument("sets", type=Path, nargs="+")
     jud.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     jud.add_argument("-v", "--verbose", action="store_true", help="list each miss")
+    fea = sub.add_parser("features", help="the front-edge measurements of the dice at the wall")
+    fea.add_argument("sets", type=Path, nargs="+")
+    fea.add_argument("--near", type=float, default=0.75,
+                     help="dice whose box centre lies within this many edges of the wall line")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     from vision.dice import DiceReader
@@ -152,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.sets:
         with open(path, "rb") as f:
             records += pickle.load(f)
+    if args.step == "features":
+        print_features(features(records, args.near))
+        return 0
     n, misses = judge(records, CockedSettings(**parse_set(args.set)), reader)
     if args.verbose:
         print("\n".join(misses))

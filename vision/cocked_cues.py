@@ -10,7 +10,10 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   faces turned to the camera besides its top, so its top lies on the wall side of its
   silhouette; a die at the wall whose top does not (its top tipped away
   from the wall, the face that was against the wall showing) leans on the wall; the reader's
-  graded belief (``cocked_share``) decides the close calls.
+  graded belief (``cocked_share``) decides the close calls. A die whose front face shows as a
+  flat die's does (``front_band``: its height as seen, between the top's front edge and the
+  silhouette's, the view angle's ``toward`` from the area) is cleared: tipped away from the
+  wall by t, a die turns its front face from the camera and shows sin t less.
 - The pair cue (``pairs``): of two dice lying closer than flat dice usually do, one leans on
   the other (a die comes to rest tilted only against something). If the wall cue finds one of
   them leaning on the wall, that explains the pair. Else the leaning one is the one scoring
@@ -39,6 +42,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from vision.camera_view import CameraView, CameraViewError
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry
 
@@ -118,6 +122,18 @@ class CockedSettings:
         ``wall_share_weight`` times the reader's ``cocked_share`` is added to that shift and
         ``wall_distance_weight`` times the silhouette's distance to the wall taken off.
     :param wall_share_weight: see ``wall_top_shift``.
+    :param wall_band_clear: a die the wall cue flags is cleared when its front face shows as a
+        flat die's does (``front_band``): the band between its top's front edge and its
+        silhouette's front edge within this many die edges of the view angle's ``toward`` at its
+        top (``CameraView.slope``, from the area). A die tipped away from the wall by t turns
+        its front face from the camera and shows sin t less (0.17 edge at 10 degrees). 0: off.
+    :param wall_band_top: ...only where its top's front edge lies this many die edges from the
+        top's centre, or more, as a whole top's does (a top region cut short by a glare, or run
+        into the front face of its shade or the felt, leaves the flag as it is)...
+    :param wall_band_top_max: ...and no more than this...
+    :param wall_band_min: ...and only where the band is at least this (die edges): a die
+        tipped 10 degrees or more shows less wherever the camera's true slope at the wall is
+        0.33 or less, so there a view angle estimated too low cannot clear it.
     :param wall_distance_weight: see ``wall_top_shift``.
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
@@ -166,6 +182,10 @@ class CockedSettings:
     wall_top_shift: float = 0.2
     wall_share_weight: float = 0.0
     wall_distance_weight: float = 0.2
+    wall_band_clear: float = 0.08
+    wall_band_top: float = 0.42
+    wall_band_top_max: float = 0.6
+    wall_band_min: float = 0.15
     pair_lean: float = 1.5
     pair_perspective: float = 0.18
     pair_reach_weight: float = 3.0
@@ -191,6 +211,26 @@ def cocked_share(reading) -> float:
     return float(share)
 
 
+def _top_colour_distance(frame: np.ndarray, top, die: float, lightness: float):
+    """Around the top face's centre ``top`` (a window an edge and a fifth each way), each
+    pixel's squared Lab distance from the top's colour (the median of its middle, a fifth of an
+    edge each way), lightness weighed by ``lightness``: ``(dist, (x0, y0), (x, y), c)``, the
+    window's origin, the centre's pixel and the middle's half-width; None where the middle
+    does not fit in the frame."""
+    h, w = frame.shape[:2]
+    x, y = int(round(top[0])), int(round(top[1]))
+    r = int(die * 1.2) + 2
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + r + 1), min(h, y + r + 1)
+    c = max(1, int(0.2 * die))
+    if not (x0 + c <= x < x1 - c and y0 + c <= y < y1 - c):
+        return None
+    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = np.median(lab[y - y0 - c : y - y0 + c, x - x0 - c : x - x0 + c].reshape(-1, 3), axis=0)
+    dist = (lightness * (lab[..., 0] - ref[0]) ** 2 + (lab[..., 1] - ref[1]) ** 2
+            + (lab[..., 2] - ref[2]) ** 2)
+    return dist, (x0, y0), (x, y), c
+
+
 def top_face_shape(frame: np.ndarray, top, die: float, colour_tol: float = 16.0):
     """The top face as the camera sees it: ``(long, short)`` sides (die edges) of the region
     around the reader's top-face centre ``top`` that has the top's colour, pips closed; None
@@ -201,17 +241,10 @@ def top_face_shape(frame: np.ndarray, top, die: float, colour_tol: float = 16.0)
     foreshortened to cos(t) across the tilt, its second face beside it. Lightness counts a
     quarter as much as colour (a face in its own shadow is still the die's colour).
     """
-    h, w = frame.shape[:2]
-    x, y = int(round(top[0])), int(round(top[1]))
-    r = int(die * 1.2) + 2
-    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + r + 1), min(h, y + r + 1)
-    c = max(1, int(0.2 * die))
-    if not (x0 + c <= x < x1 - c and y0 + c <= y < y1 - c):
+    near = _top_colour_distance(frame, top, die, 0.25)
+    if near is None:
         return None
-    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-    ref = np.median(lab[y - y0 - c : y - y0 + c, x - x0 - c : x - x0 + c].reshape(-1, 3), axis=0)
-    dist = (0.25 * (lab[..., 0] - ref[0]) ** 2 + (lab[..., 1] - ref[1]) ** 2
-            + (lab[..., 2] - ref[2]) ** 2)
+    dist, (x0, y0), (x, y), _ = near
     mask = (dist < colour_tol * colour_tol).astype(np.uint8) * 255
     k = max(3, int(0.2 * die) | 1)  # closes the pips
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
@@ -289,6 +322,115 @@ def leans_on_wall(geometry: TableGeometry, settings: CockedSettings, box, readin
         - st.wall_distance_weight * d_wall / die
     )
     return d_wall < st.wall_near * die and shift > -st.wall_top_shift
+
+
+def top_region(frame: np.ndarray, top, die: float, tol: float = 10.0) -> np.ndarray | None:
+    """The full-frame mask of the region around the top face's centre ``top`` that has the
+    top's colour and lightness (pips closed), or None. Unlike ``top_face_shape`` (lightness a
+    quarter: a face in its own shadow is still the die's colour) the lightness counts fully, so
+    the region stops at the top's front edge where the front face shades differently."""
+    found = _top_colour_distance(frame, top, die, 1.0)
+    if found is None:
+        return None
+    dist, (x0, y0), (x, y), c = found
+    h, w = frame.shape[:2]
+    y1, x1 = y0 + dist.shape[0], x0 + dist.shape[1]
+    near = (dist < tol * tol).astype(np.uint8) * 255
+    k = max(3, int(0.2 * die) | 1)
+    near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, parts = cv2.connectedComponents(near, connectivity=8)
+    # the part covering most of the top's middle (a pip the closing left open may sit on the
+    # centre itself)
+    counts = np.bincount(
+        parts[y - y0 - c:y - y0 + c + 1, x - x0 - c:x - x0 + c + 1].ravel(), minlength=n)
+    counts[0] = 0
+    if n < 2 or counts.max() == 0:
+        return None
+    out = np.zeros((h, w), bool)
+    out[y0:y1, x0:x1] = parts == int(np.argmax(counts))
+    return out
+
+
+def front_band(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list):
+    """How a resting die's front face shows (die edges, away from the wall from its top face's
+    centre ``top``, in a strip half an edge wide across it): ``(top_edge, band)``, how far its
+    top face (``top_region``) reaches and how much farther its silhouette (``die_offsets``)
+    does; None where either cannot be cut out.
+
+    A flat die's band is its front face, one edge tall, seen at the view angle: about the
+    slope ``toward`` (``CameraView.slope``) whatever its turn and wherever the reader puts the
+    centre (both edges move with it). A die whose lower edge rides up the wall by t tips its
+    front face away from the camera: ``toward cos t - sin t`` (none left once tan t > toward);
+    one leaning back on the wall shows sin t more."""
+    die = silhouettes.geometry.die
+    geo = silhouettes.geometry
+    offsets = die_offsets(silhouettes, frame, top, other_tops)
+    region = top_region(frame, top, die)
+    if offsets is None or region is None:
+        return None
+    toward, along = offsets
+    strip = np.abs(along) < 0.25
+    ys, xs = np.nonzero(region)
+    dx, dy = xs - float(top[0]), ys - float(top[1])
+    top_away = (dx * geo.wall_n[0] + dy * geo.wall_n[1]) / die
+    top_strip = np.abs((dx * geo.wall_u[0] + dy * geo.wall_u[1]) / die) < 0.25
+    if strip.sum() < 5 or top_strip.sum() < 5:
+        return None
+    top_edge = float(np.percentile(top_away[top_strip], 99))
+    return top_edge, float(np.percentile(-toward[strip], 99)) - top_edge
+
+
+def camera_view(silhouettes: RestSilhouettes) -> CameraView | None:
+    """How the camera looks at the felt, from the calibration's area (``CameraView``), or None
+    where the area gives none."""
+    geo = silhouettes.geometry
+    wall = (geo.wall_p, (geo.wall_p[0] + geo.wall_u[0] * geo.wall_len,
+                         geo.wall_p[1] + geo.wall_u[1] * geo.wall_len))
+    try:
+        return CameraView.from_area([tuple(p) for p in geo.area_poly.reshape(-1, 2)], wall,
+                                    silhouettes.frame_size)
+    except CameraViewError:
+        return None
+
+
+def flat_fronts(silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray,
+                boxes: list, readings: list, walls: list[bool]) -> list[bool]:
+    """For each die the wall cue flags (``walls``), whether its front face shows as a flat
+    die's does (``front_band`` within ``wall_band_clear`` of the view's ``toward`` at its top,
+    its top's front edge where a whole top's lies, the band at least ``wall_band_min``): that
+    clears the wall cue's flag. False for
+    the others, without a camera view, or with ``wall_band_clear`` off."""
+    out = [False] * len(boxes)
+    if settings.wall_band_clear <= 0 or not any(walls):
+        return out
+    view = camera_view(silhouettes)
+    if view is None:
+        return out
+    tops = _tops(boxes, readings)
+    for i in range(len(boxes)):
+        if not walls[i]:
+            continue
+        seen = front_band(silhouettes, frame, tops[i], [t for j, t in enumerate(tops) if j != i])
+        if seen is None:
+            continue
+        top_edge, band = seen
+        try:
+            toward = view.slope(*tops[i])[0]
+        except CameraViewError:
+            continue
+        out[i] = (settings.wall_band_top <= top_edge <= settings.wall_band_top_max
+                  and band >= settings.wall_band_min
+                  and abs(band - toward) <= settings.wall_band_clear)
+    return out
+
+
+def _tops(boxes: list, readings: list) -> list[tuple[float, float]]:
+    """Each resting die's top face centre: the reader's, else its box's centre."""
+    tops = []
+    for i, box in enumerate(boxes):
+        top = getattr(readings[i] if i < len(readings) else None, "center", None)
+        tops.append((float(top[0]), float(top[1])) if top is not None else box[0])
+    return tops
 
 
 def pair_reach(
@@ -569,9 +711,13 @@ def judge_cocked(
     geometry = silhouettes.geometry
     die = geometry.die
     walls = [
-        leans_on_wall(geometry, settings, boxes[i], readings[i] if i < len(readings) else None)
+        settings.geometric_cocked
+        and leans_on_wall(geometry, settings, boxes[i], readings[i] if i < len(readings) else None)
         for i in range(len(boxes))
     ]
+    # a die whose front face shows as a flat die's does is not tipped away from the wall
+    cleared = flat_fronts(silhouettes, settings, frame, boxes, readings, walls)
+    walls = [w and not c for w, c in zip(walls, cleared, strict=True)]
     tilted = top_faces(geometry, settings, frame, boxes, readings)
     beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
     # the top-face cue: a die by the wall or the other die whose top is foreshortened

@@ -50,3 +50,32 @@ def test_never_tuned_seeds_are_refused(rest_bench):
         rest_bench.parse_set(["no_such_field=1"])
     assert rest_bench.parse_set(["wall_near=0.5", "lean_model=false"]) == {
         "wall_near": 0.5, "lean_model": False}
+
+
+def test_front_reach_of_dice_at_the_wall(rest_bench, capsys):
+    reader = DiceReader()
+    # both dice hit the wall, one hits, none hits, out of area, cocked on the wall
+    records = rest_bench.capture("physical", 80000, 5, (640, 480), reader, log=lambda *_: None)
+    rows = rest_bench.features(records, near=0.75)
+    assert rows, "no die at the wall in the wall cases"
+    for r in records:  # only dice within `near` edges of the wall line are measured
+        geo = r["sil"].geometry
+        near_wall = sum(
+            1 for i, box in enumerate(r["boxes"])
+            if r["truth"][i] is not None and r["truth"][i]["at_rest_in_area"]
+            and geo.wall_distance(*box[0])[0] <= 0.75 * geo.die
+            and not (r["truth"][i]["cocked"] and r["truth"][i]["cocked_on"] != "wall"))
+        assert near_wall == sum(1 for row in rows if row["seed"] == r["seed"])
+    assert any(row["cocked"] and row["tilt"] >= 10 for row in rows)
+    for row in rows:
+        # the front edge lies away from the wall beyond the top's centre, about half an edge
+        # plus the front face a camera tilted toward the wall sees
+        assert 0.3 < row["front"] < 1.3, row
+        assert 0.3 < row["along"] < 0.8, row
+        assert 0.0 <= row["toward"] < 0.6, row
+    rest_bench.print_features(rows)
+    out = capsys.readouterr().out
+    assert "flat, wall cue flags" in out and "leaning 10-15 deg" in out
+    default = rest_bench.capture("default", 1000, 1, (640, 480), reader, log=lambda *_: None)
+    with pytest.raises(SystemExit, match="physical"):
+        rest_bench.features(default, near=2.0)

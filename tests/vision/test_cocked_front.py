@@ -1,0 +1,143 @@
+"""The front face's band (vision.cocked_cues.front_band, flat_fronts): a flat die at the back wall
+shows its front face one edge tall at the view angle; a die tipped away from the wall by t shows
+sin t less. Constructed rest frames under a camera tilted toward the wall (R-I2)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.tracker_synth import DIE, PIPS, WALL_Y, background
+from vision.calibration import Calibration
+from vision.cocked_cues import (
+    CockedSettings,
+    camera_view,
+    front_band,
+    judge_cocked,
+    leans_on_wall,
+)
+from vision.dice import DieReading
+from vision.die_silhouette import RestSilhouettes
+from vision.throw_geometry import TableGeometry
+
+# the area narrower at the wall than at the front: a camera tilted 3.5 degrees toward the wall,
+# nearly straight down at it (where the wall cue takes flat dice for leaning ones)
+TILTED = Calibration(
+    area=((50.0, WALL_Y), (590.0, WALL_Y), (600.0, 440.0), (40.0, 440.0)),
+    back_wall=((50.0, WALL_Y), (590.0, WALL_Y)),
+    die_px=DIE,
+)
+X = 320.0
+TOP, FRONT_FACE = (235, 235, 235), (150, 150, 150)
+
+
+def _silhouettes(felt):
+    return RestSilhouettes(TableGeometry(TILTED), felt, None, 1, (640, 480), False, 30)
+
+
+def _toward(felt) -> float:
+    return camera_view(_silhouettes(felt)).slope(X, WALL_Y + 0.3 * DIE)[0]
+
+
+def _resting_die(lean_deg: float, toward: float):
+    """A die against the back wall as the camera sees it, in die edges from the wall line:
+    ``(top_back, top_front, front_bottom)``. Flat (0): its top one edge above the felt, seen
+    ``toward`` wall-ward of its footprint. Tipped away from the wall by t (its lower back edge
+    up the wall, its front bottom edge on the felt): the top's back edge sin t out and
+    sin t + cos t high, its front edge cos t + sin t out and cos t high, its front bottom edge
+    cos t out."""
+    t = math.radians(lean_deg)
+    c, s = math.cos(t), math.sin(t)
+    return s - toward * (s + c), c + s - toward * c, c
+
+
+def _frame(felt, edges):
+    """The rest frame: the die's top face (white, three pips) and its front face (grey)."""
+    img = felt.copy()
+    back, top_front, bottom = (round(WALL_Y + e * DIE) for e in edges)
+    x0, x1 = round(X - DIE / 2), round(X + DIE / 2) - 1
+    img[back:top_front, x0:x1 + 1] = TOP
+    img[top_front:bottom, x0:x1 + 1] = FRONT_FACE
+    cy = (back + top_front) / 2
+    for px, py in PIPS[3]:
+        cv2.circle(img, (int(X + px * 0.27 * DIE), int(cy + py * 0.27 * DIE)), 3, (20, 20, 20), -1)
+    return img
+
+
+def _judge(felt, img, edges, top_d, **settings):
+    back, _, bottom = edges
+    box = ((X, WALL_Y + (max(back, -0.35) + bottom) / 2 * DIE), (DIE, (bottom - back) * DIE), 0.0)
+    top = (X, WALL_Y + top_d * DIE)
+    reading = DieReading(3, top, (top, (DIE, DIE), 0.0), 0.99, False, 0.05)
+    cues = CockedSettings(**settings)
+    _, (cocked,) = judge_cocked(_silhouettes(felt), cues, None, img, [box], [reading])
+    return cocked, leans_on_wall(TableGeometry(TILTED), cues, box, reading)
+
+
+def test_the_tilted_area_gives_a_view_angle_at_the_wall():
+    toward = _toward(background(0))
+    assert 0.15 < toward < 0.6
+
+
+def test_a_flat_die_touching_the_wall_shows_its_whole_front_face_and_is_not_flagged():
+    felt = background(0)
+    toward = _toward(felt)
+    edges = _resting_die(0.0, toward)
+    img = _frame(felt, edges)
+    # the reader's top centre a little off toward the front (as on a glare or a pip at the
+    # edge): the top no longer sits wall-ward of the silhouette as a flat die's does
+    top_d = (edges[0] + edges[1]) / 2 + 0.04
+    cocked_before, wall_cue = _judge(felt, img, edges, top_d, wall_band_clear=0.0)
+    assert wall_cue and cocked_before  # the wall cue alone takes it for leaning
+    top_edge, band = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    assert 0.42 <= top_edge <= 0.6
+    assert band == pytest.approx(toward, abs=0.06)
+    cocked, _ = _judge(felt, img, edges, top_d)
+    assert not cocked
+    # a band thinner than wall_band_min clears nothing (a view angle estimated too low could
+    # otherwise take a leaning die's thin band for a flat one's)
+    cocked, _ = _judge(felt, img, edges, top_d, wall_band_min=band + 0.01)
+    assert cocked
+
+
+@pytest.mark.parametrize("lean_deg", [10.0, 12.0, 15.0])
+def test_a_die_tipped_10_to_15_degrees_away_from_the_wall_stays_flagged(lean_deg):
+    felt = background(0)
+    toward = _toward(felt)
+    edges = _resting_die(lean_deg, toward)
+    img = _frame(felt, edges)
+    top_d = (edges[0] + edges[1]) / 2
+    top_edge, band = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    assert 0.42 <= top_edge <= 0.6  # a whole top: the band itself decides
+    # its front face turned from the camera: sin t less than a flat die's
+    assert band == pytest.approx(toward * math.cos(math.radians(lean_deg))
+                                 - math.sin(math.radians(lean_deg)), abs=0.06)
+    assert band < toward - CockedSettings().wall_band_clear
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and cocked
+
+
+def test_a_top_region_run_into_a_front_face_of_its_shade_leaves_the_flag():
+    """A front face of the top's own shade (a lamp in front of the die): no front edge of the
+    top is found where a whole top's lies, so the band cannot tell and the wall cue's flag
+    stands."""
+    felt = background(0)
+    toward = _toward(felt)
+    edges = _resting_die(0.0, toward)
+    img = _frame(felt, edges)
+    _, top_front, bottom = (round(WALL_Y + e * DIE) for e in edges)
+    img[top_front:bottom, round(X - DIE / 2):round(X + DIE / 2)] = TOP
+    top_d = (edges[0] + edges[1]) / 2 + 0.04
+    top_edge, _ = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    assert top_edge > 0.6
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and cocked
+
+
+def test_front_band_needs_a_silhouette_and_a_top():
+    felt = background(0)
+    assert front_band(_silhouettes(felt), felt.copy(), (X, WALL_Y + 0.3 * DIE), []) is None
+    assert np.array_equal(felt, background(0))
