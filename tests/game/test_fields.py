@@ -60,3 +60,25 @@ def test_a_well_formed_command_then_meets_the_rules():
         g.apply(side("s1", "number", "bob", "cy", 10, 10, number=4))
     assert not isinstance(info.value, CommandError) and info.value.rule == "R-I2"
     run(g, {"command": "operator_ruling", "by": "op", "dice": [2, 2]}, throw(3, 4))
+
+
+@pytest.mark.parametrize("fields", [
+    {"kind": 4}, {"kind": ["number"]}, {"kind": None},
+    {"for": ["bob"]}, {"for": 7}, {"against": ("cy",)}, {"against": None},
+])
+def test_a_side_bet_field_of_the_wrong_type_gets_the_parsers_error(fields):
+    # on an open table, where run_side_bet's one condition (which asks no type() of the kind
+    # and the players) is what a well-formed bet goes through; apply and rebuild alike
+    from tablectl.game.fields import parse_side_bet
+
+    command = side("s1", "number", "bob", "cy", 10, 10, number=4)
+    command.update(fields)
+    with pytest.raises(CommandError) as parsed:
+        parse_side_bet(command)
+    for play in ("apply", "rebuild"):
+        g = table(3)
+        before = g.snapshot()
+        with pytest.raises(CommandError) as refused:
+            g.apply(command) if play == "apply" else g.rebuild([command])
+        assert str(refused.value) == str(parsed.value)
+        assert g.snapshot() == before
