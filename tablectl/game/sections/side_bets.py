@@ -260,10 +260,13 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
         r = bet.table[key]
         if not r:
             continue
+        # pairs, not one four-tuple: a pair is swapped on the stack, four build a tuple
         if r == FOR:
-            winner, loser, won, lost = bet.backer, bet.layer, bet.stake_against, bet.stake_for
+            winner, loser = bet.backer, bet.layer
+            won, lost = bet.stake_against, bet.stake_for
         elif r == AGAINST:
-            winner, loser, won, lost = bet.layer, bet.backer, bet.stake_for, bet.stake_against
+            winner, loser = bet.layer, bet.backer
+            won, lost = bet.stake_for, bet.stake_against
         elif r == COUNT:  # R-S7a: one more throw of its "within"
             if keep is not None:
                 keep((bet, bet.progress()))
@@ -271,7 +274,8 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
             if bet.seen < bet.within:
                 continue
             r = AGAINST  # the last throw it waited for: lost
-            winner, loser, won, lost = bet.layer, bet.backer, bet.stake_for, bet.stake_against
+            winner, loser = bet.layer, bet.backer
+            won, lost = bet.stake_for, bet.stake_against
         else:  # COME_POINT (R-S3)
             if keep is not None:
                 keep((bet, bet.progress()))
