@@ -16,7 +16,7 @@ class CenterBet:
     def __init__(self, shooter: str, amount: int, fades: dict[str, int] | None = None) -> None:
         self.shooter = shooter
         self.amount = amount
-        self.fades: dict[str, int] = dict(fades or {})
+        self.fades: dict[str, int] = dict(fades) if fades else {}
 
     @property
     def faded(self) -> int:

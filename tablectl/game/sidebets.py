@@ -483,6 +483,7 @@ _PROPOSITIONS_PARSED: dict[tuple, tuple] = {}  # raw fields and their types -> p
 NO_TERM_KINDS = ("line", "point", "come")
 _PROPOSITION_KEYS: dict[tuple, int] = {}  # canonical terms -> a small int (cheap cache keys)
 _PROPOSITION_TERMS: list[dict] = []       # ... and back
+PRICED_PROPOSITIONS: set[int] = set()  # the keys win_odds priced (Game.rebuild asks it once)
 _ONE = object()  # marks a single outcome (not a list) in a parse cache key
 
 

@@ -86,9 +86,11 @@ def center_bet(game: Game, amount: int) -> list[dict]:
         raise CenterBetError("R-C1", f"there is already a center bet of {game.center.amount}"
                                      f" (raise it with raise)")
     ledger = game.ledger
-    if amount > ledger.balances[shooter]:
+    balances = ledger.balances
+    if amount > balances[shooter]:
         game.check_funds(shooter, amount, "R-C1")
-    ledger.put_up(shooter, amount)
+    balances[shooter] -= amount  # Ledger.put_up inlined (one call less a center bet)
+    ledger.escrow[shooter] += amount
     game.center = CenterBet(shooter, amount)
     if game.quiet:  # Game.rebuild: no events
         return []
@@ -161,9 +163,11 @@ def fade(game: Game, player: str, amount: int, claim: bool) -> list[dict]:
                           f"the bet is {c.amount}, {covered} faded, {c.amount - covered} "
                           f"open; fade at most that, or the shooter raises")
     ledger = game.ledger
-    if amount > ledger.balances[player]:
+    balances = ledger.balances
+    if amount > balances[player]:
         game.check_funds(player, amount, "R-C2")
-    ledger.put_up(player, amount)
+    balances[player] -= amount  # Ledger.put_up inlined (one call less a fade)
+    ledger.escrow[player] += amount
     c.fades[player] = c.fades.get(player, 0) + amount
     if game.quiet:  # Game.rebuild: no events
         return []
