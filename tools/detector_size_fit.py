@@ -80,15 +80,16 @@ def _nearest(finds, x: float, y: float, reach: float):
     return best
 
 
-def pairs(shipped: DiceReader, candidate: DiceReader, part: str = "tune"):
+def pairs(shipped: DiceReader, candidate: DiceReader, part: str = "tune",
+          limit: int | None = None):
     """(set, z_shipped, z_candidate, dx, dy) per labelled die both detectors find at the
     whole-frame scale of the shipped ``find`` (dx, dy: the shipped centre less the candidate's,
-    in die edges)."""
+    in die edges). ``limit``: the first so many photos of each set only."""
     split = json.loads((ROOT / "vision" / "models" / "dice_split.json").read_text())["sets"]
     rec = _Recording(shipped)
     out = []
     for s in SETS:
-        for name in sorted(split[s][part]):
+        for name in sorted(split[s][part])[:limit]:
             path = PHOTOS / s / name
             frame = cv2.imread(str(path))
             h, w = frame.shape[:2]
