@@ -51,6 +51,10 @@ cv2.setNumThreads(1)
 OUT = tr.WORK / "det"
 
 
+# --mimic: the teacher's maps are learnt where its heat is at least this; its heat weighs this
+MIMIC_HEAT, MIMIC_WEIGHT = 0.2, 0.2
+
+
 def _cbr(i: int, o: int, s: int = 1, d: int = 1):
     import torch.nn as nn
 
@@ -277,9 +281,14 @@ def _cut(data, seed: int, bs: int, n: int, queue) -> None:
 
 def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: int = 1,
           model_dir: Path | None = None, workers: int = 1, warm_from: Path | None = None,
-          resume: Path | None = None, lr: float = 4e-3, size_from: Path | None = None) -> None:
+          resume: Path | None = None, lr: float = 4e-3, size_from: Path | None = None,
+          place_too: bool = False, mimic: bool = False) -> None:
     """tools/train_reader.py's ``train_det`` with this shape: the same photos, samples, loss,
-    schedule and export (the samples cut in ``workers`` processes beside the training)."""
+    schedule and export (the samples cut in ``workers`` processes beside the training).
+    ``size_from``: a teacher detector whose size map is learnt where a die's centre is (and,
+    ``place_too``, its centre offsets as well), not the labels'; ``mimic``: its three maps
+    learnt wherever it sees a die at least ``MIMIC_HEAT`` hot (so a find in the cell beside a
+    die's centre is placed as the teacher places it), and its heat besides the labels'."""
     import torch
     from reader_data import Die, Photo
 
@@ -310,11 +319,23 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
         mask = torch.from_numpy(np.stack([b[3] for b in batch]))
         if teacher is not None:  # the size to learn: the teacher's, where a die's centre is
             teacher.setInput(np.ascontiguousarray(x.numpy()))
-            reg[:, 2] = torch.where(mask > 0, torch.from_numpy(teacher.forward()[:, 3]), reg[:, 2])
+            taught = torch.from_numpy(teacher.forward())
+            if mimic:
+                hot = (torch.sigmoid(taught[:, 0]) >= MIMIC_HEAT).float()
+                reg = taught[:, 1:].clone()
+                place = torch.maximum(mask, hot)
+            else:
+                maps = slice(0, 3) if place_too else slice(2, 3)
+                reg[:, maps] = torch.where(mask[:, None] > 0, taught[:, 1:][:, maps],
+                                           reg[:, maps])
         y = net(x)
-        lh = tr.focal(y[:, 0], heat)
         n = mask.sum().clamp(min=1)
-        lr_ = ((y[:, 1:] - reg).abs().sum(1) * mask).sum() / n
+        lh = tr.focal(y[:, 0], heat)
+        if teacher is not None and mimic:
+            lh = lh + MIMIC_WEIGHT * torch.nn.functional.binary_cross_entropy_with_logits(
+                y[:, 0], torch.sigmoid(taught[:, 0]), reduction="sum") / n
+            mask = place
+        lr_ = ((y[:, 1:] - reg).abs().sum(1) * mask).sum() / mask.sum().clamp(min=1)
         loss = lh + lr_
         opt.zero_grad()
         loss.backward()
@@ -351,6 +372,10 @@ def main(argv=None) -> None:
     ap.add_argument("--size-from", type=Path, default=None, metavar="ONNX",
                     help="learn the die's size as this detector sees it, not the label's (the "
                     "classifiers were trained on crops of its sizes)")
+    ap.add_argument("--place-too", action="store_true",
+                    help="with --size-from: its centre offsets too (where its crops were cut)")
+    ap.add_argument("--mimic", action="store_true",
+                    help="with --size-from: learn its maps wherever it sees a die, and its heat")
     ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
                     help="write a model folder (shipped files, this detector) for --models")
     a = ap.parse_args(argv)
@@ -358,7 +383,9 @@ def main(argv=None) -> None:
         bare([n for n in a.archs.split(",") if n], a.files)
     elif a.stage == "train":
         train(a.arch, a.steps, a.sim, a.out or OUT / f"det_{a.arch}.onnx", seed=a.seed,
-              threads=a.threads, model_dir=a.model_dir, workers=a.workers, warm_from=a.warm_from, resume=a.resume, lr=a.lr, size_from=a.size_from)
+              threads=a.threads, model_dir=a.model_dir, workers=a.workers,
+              warm_from=a.warm_from, resume=a.resume, lr=a.lr, size_from=a.size_from,
+              place_too=a.place_too, mimic=a.mimic)
     elif a.stage == "model-dir":  # a folder around an already trained detector
         if a.model_dir is None or a.out is None:
             ap.error("model-dir takes --out (the trained ONNX) and --model-dir")

@@ -186,7 +186,11 @@ class DiceReader:
             self._det = _load_net(d / names[0])
             # the detector's input sides must be multiples of this (its coarsest map is
             # upsampled exactly twice onto its stride-4 map)
-            self._det_multiple = int(self.meta.get("detector", {}).get("multiple", DET_STRIDE))
+            det_card = self.meta.get("detector", {})
+            self._det_multiple = int(det_card.get("multiple", DET_STRIDE))
+            # the detector's log size mapped onto the sizes the classifiers were trained at
+            # (a detector fitted to the shipped one's finds: tools/detector_size_fit.py)
+            self._det_size = _size_decode(det_card)
             if self._det_multiple % DET_STRIDE or self.tuning.refine_px % self._det_multiple:
                 raise ValueError(
                     f"the detector's \"multiple\" ({self._det_multiple}) must be a multiple of "
@@ -288,7 +292,7 @@ class DiceReader:
         for k in order:
             i, j = int(ys[k]), int(xs[k])
             u, v = j + float(out[1, i, j]), i + float(out[2, i, j])
-            size = math.exp(float(out[3, i, j])) * DET_STRIDE / math.sqrt(sx * sy)
+            size = math.exp(self._det_size(float(out[3, i, j]))) * DET_STRIDE / math.sqrt(sx * sy)
             cx, cy = u * DET_STRIDE / sx, v * DET_STRIDE / sy
             # one die can light two neighbouring cells: keep the stronger
             if any(math.hypot(cx - f.cx, cy - f.cy) < t.same_find * max(size, f.size)
@@ -333,7 +337,7 @@ class DiceReader:
             if size_known:
                 # a detection much larger or smaller than the calibrated die is not one die
                 # (two dice lying close seen as one, a pip seen as a die)
-                sizes = np.exp(o[3]) * DET_STRIDE / k
+                sizes = np.exp(self._det_size(o[3])) * DET_STRIDE / k
                 near &= (sizes > t.size_band[0] * size) & (sizes < t.size_band[1] * size)
             logit = np.where(near, o[0], -np.inf)
             i, j = np.unravel_index(int(np.argmax(logit)), logit.shape)
@@ -342,7 +346,7 @@ class DiceReader:
                 continue
             ux = (j + float(o[1, i, j])) * DET_STRIDE / k + x0
             uy = (i + float(o[2, i, j])) * DET_STRIDE / k + y0
-            s = math.exp(float(o[3, i, j])) * DET_STRIDE / k
+            s = math.exp(self._det_size(float(o[3, i, j]))) * DET_STRIDE / k
             refined.append((ux, uy, s if lo * size < s < hi * size else size))
         return refined
 
@@ -725,6 +729,29 @@ class DiceReader:
         for i, v in zip(todo, self.profile.judge(feats, views=4), strict=True):
             out[i] = self.profile.heed(readings[i], v, sure=self.tuning.sure)
         return out
+
+
+def _size_decode(det_card: dict):
+    """The map from the detector's log size output to the log size the reader uses: the card's
+    ``size_log_line`` ``[a, b]`` (a + b * z), or ``size_scale`` (z + log of it), else the
+    identity (the shipped detector)."""
+    line, scale = det_card.get("size_log_line"), det_card.get("size_scale")
+    if line is not None and scale is not None:
+        raise ValueError('the detector card gives both "size_log_line" and "size_scale": keep one')
+    if line is not None:
+        if (not isinstance(line, list) or len(line) != 2
+                or not all(isinstance(v, (int, float)) for v in line) or not line[1] > 0):
+            raise ValueError(f'the detector\'s "size_log_line" must be [a, b] with b > 0, '
+                             f"not {line!r}")
+        a, b = float(line[0]), float(line[1])
+        return lambda z: a + b * z
+    if scale is not None:
+        if not isinstance(scale, (int, float)) or not scale > 0:
+            raise ValueError(f'the detector\'s "size_scale" must be a positive number, '
+                             f"not {scale!r}")
+        shift = math.log(float(scale))
+        return lambda z: z + shift
+    return lambda z: z
 
 
 def _odd_size(size: float, others: list[float], t: ReaderTuning) -> bool:

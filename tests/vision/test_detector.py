@@ -91,3 +91,58 @@ def test_a_card_whose_multiple_the_closer_look_cannot_use_is_refused(tmp_path):
     path.write_text(json.dumps(meta))
     with pytest.raises(ReaderError, match="multiple"):
         DiceReader(tmp_path)
+
+
+def _model_copy(tmp_path: Path, **detector) -> Path:
+    """A copy of the shipped model folder whose card's detector section has ``detector`` added."""
+    for f in MODEL_DIR.iterdir():
+        if f.is_file():
+            shutil.copy(f, tmp_path / f.name)
+    path = tmp_path / "dice_reader.json"
+    meta = json.loads(path.read_text())
+    meta["detector"].update(detector)
+    path.write_text(json.dumps(meta))
+    return tmp_path
+
+
+@pytest.fixture(scope="module")
+def two_dice() -> np.ndarray:
+    return cv2.resize(cv2.imread(str(STILLS / "two_white_wood.jpg")), (640, 480),
+                      interpolation=cv2.INTER_AREA)
+
+
+@pytest.mark.parametrize("decode", [{"size_scale": 1.25},
+                                    {"size_log_line": [0.3, 0.8]},
+                                    {"size_log_line": [0.0, 1.0]}])
+def test_the_cards_size_decode_maps_the_detectors_log_size(tmp_path, two_dice, decode):
+    """A detector fitted to the shipped one's sizes (tools/detector_size_fit.py) has its log
+    size mapped on every find; its centres and heats stay as they are."""
+    plain = DiceReader()._detect(two_dice, 0.5)  # 320x240: the input's pixels are half the frame's
+    fitted = DiceReader(_model_copy(tmp_path, **decode))._detect(two_dice, 0.5)
+    assert len(plain) == len(fitted) >= 2
+    a, b = decode.get("size_log_line", [math.log(decode.get("size_scale", 1.0)), 1.0])
+    for p, f in zip(plain, fitted, strict=True):
+        assert (f.cx, f.cy, f.heat) == (p.cx, p.cy, p.heat)
+        z = math.log(p.size * 0.5 / DET_STRIDE)  # the detector's own output
+        assert f.size == pytest.approx(math.exp(a + b * z) * DET_STRIDE / 0.5, rel=1e-6)
+
+
+def test_the_closer_look_takes_the_fitted_size_too(tmp_path, two_dice):
+    plain, fitted = DiceReader(), DiceReader(_model_copy(tmp_path, size_scale=1.1))
+    dice = [(d.cx, d.cy, d.size) for d in plain._detect(two_dice, 0.5)[:2]]
+    for (x0, y0, s0), (x1, y1, s1) in zip(plain._refine(two_dice, dice),
+                                          fitted._refine(two_dice, dice), strict=True):
+        assert (x1, y1) == (x0, y0)
+        assert s1 == pytest.approx(1.1 * s0, rel=1e-6)
+
+
+@pytest.mark.parametrize("decode, words", [
+    ({"size_scale": 0}, "size_scale"),
+    ({"size_scale": "big"}, "size_scale"),
+    ({"size_log_line": [0.1]}, "size_log_line"),
+    ({"size_log_line": [0.1, -1.0]}, "size_log_line"),
+    ({"size_scale": 1.1, "size_log_line": [0.0, 1.0]}, "keep one"),
+])
+def test_a_bad_size_decode_is_refused_naming_the_key(tmp_path, decode, words):
+    with pytest.raises(ReaderError, match=words):
+        DiceReader(_model_copy(tmp_path, **decode))
