@@ -976,6 +976,34 @@ class Journal:
         one ``apply`` would write (events, hash chain, snapshots); only the commit is shared,
         for a script or a recovered journal played into a journal at once. A table commits
         each command as it comes (``apply``). Returns how many were committed."""
+        def play(apply: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> None:
+            for command in commands:
+                apply(command)
+        return self._in_one_transaction(play)
+
+    def apply_batch(self, commands: Iterable[dict[str, Any]]
+                    ) -> list[list[dict[str, Any]] | RuleViolation]:
+        """Apply ``commands`` in order and commit those the rules accept in one transaction
+        (``tablectl play --journal``: a long script syncs to disk once a batch, not once a
+        command). Returns, command by command, its events or the RuleViolation that refused it
+        (a refused command writes nothing, as with ``apply``). Anything else, a malformed
+        command (CommandError) or a failed commit, commits none of them and is raised: the
+        game is then as before the batch."""
+        results: list[list[dict[str, Any]] | RuleViolation] = []
+
+        def play(apply: Callable[[dict[str, Any]], list[dict[str, Any]]]) -> None:
+            for command in commands:
+                try:
+                    results.append(apply(command))
+                except RuleViolation as exc:  # the game changed nothing, no row was written
+                    results.append(exc)
+        self._in_one_transaction(play)
+        return results
+
+    def _in_one_transaction(self, play: Callable[[Callable], None]) -> int:
+        """Run ``play(apply)`` with every row ``apply`` writes in one transaction, committed at
+        the end, or rolled back with the game restored if anything raises; the number of rows
+        committed."""
         with self._lock:
             conn = self._require_open()
             saved = (self.seq, self.head_hash,
@@ -984,8 +1012,7 @@ class Journal:
                 conn.execute("BEGIN IMMEDIATE")
                 self._check_last_row(conn)
                 self._batch = True
-                for command in commands:
-                    self._apply(command, None, None, None)
+                play(lambda command: self._apply(command, None, None, None))
                 self._batch = False
                 conn.execute("COMMIT")
             except BaseException as exc:

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from tablectl.game import CommandError
+from tablectl.game import CommandError, RuleViolation
 from tablectl.journal import Journal, JournalError, canonical, read_rows, verify
 from tests.journal.test_journal import StepClock
 from tests.support.journal_sessions import generate_session
@@ -90,3 +90,39 @@ def test_the_chain_check_hashes_names_beyond_ascii_as_they_are_written(tmp_path)
     report = verify(path)
     assert [(p.kind, p.seq) for p in report.problems] == [("hash", 2)]
     assert report.sound_seq == 1
+
+
+# --------------------------------------------------------------------------- apply_batch
+
+def test_apply_batch_commits_the_accepted_and_returns_each_refusal(tmp_path):
+    """A refused command in a batch writes nothing and is returned as its RuleViolation (with
+    the rule it cites); the others are committed, rows as ``apply`` writes them one by one."""
+    commands = generate_session(8, 40)
+    refused = {"command": "fade", "player": "nobody", "amount": 5}  # not seated (R-O1 area)
+    batch = commands[:20] + [refused] + commands[20:]
+    one, many = tmp_path / "one.db", tmp_path / "many.db"
+    with Journal.open(one, clock=StepClock(), snapshot_every=9) as j:
+        for command in commands:
+            j.apply(command)
+    with Journal.open(many, clock=StepClock(), snapshot_every=9) as j:
+        results = j.apply_batch(batch)
+        assert j.seq == len(commands)
+    assert len(results) == len(batch)
+    assert isinstance(results[20], RuleViolation) and results[20].rule.startswith("R-")
+    assert all(type(r) is list for i, r in enumerate(results) if i != 20)
+    assert rows_and_snapshots(many) == rows_and_snapshots(one)
+    assert verify(many).ok
+
+
+def test_a_malformed_command_in_apply_batch_commits_none_of_them(tmp_path):
+    path = tmp_path / "t.db"
+    commands = generate_session(9, 20)
+    with Journal.open(path) as j:
+        j.apply_batch(commands[:10])
+        before = canonical(j.game.snapshot())
+        with pytest.raises(CommandError):
+            j.apply_batch(commands[10:15] + [{"command": "throw", "dice": [9, 9]}])
+        assert j.seq == 10 and canonical(j.game.snapshot()) == before
+        j.apply_batch(commands[10:])
+    assert [r.command["command"] for r in read_rows(path)] == [c["command"] for c in commands]
+    assert verify(path).ok

@@ -3,6 +3,7 @@ run as a user runs them (child processes), plus recall and audit from Python."""
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import subprocess
@@ -239,3 +240,41 @@ def test_audit_lists_every_override_and_sanction_with_who_when_why(journal_path)
     assert all(f"by {OPERATOR}" in line and "why:" in line for line in lines)
     as_json = run_tablectl("journal", "audit", "--journal", str(journal_path), "--json")
     assert [json.loads(line) for line in as_json.stdout.splitlines()] == entries
+
+
+def _play_in_process(monkeypatch, capsys, args, stdin=None):
+    from tablectl.cli import main
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(["play", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_play_of_a_file_in_batches_prints_and_commits_what_one_by_one_does(
+        tmp_path, monkeypatch, capsys):
+    """A script file is committed a batch at a time (3 here, across several batches), a stdin
+    script one command at a time: the same output, refusals with their lines, the same stop at
+    a malformed command with the same message, and the same rows committed before it."""
+    from tablectl.commands import play
+    monkeypatch.setattr(play, "BATCH", 3)
+    commands = generate_session(14, 12)
+    lines = [json.dumps(c) for c in commands]
+    lines.insert(4, json.dumps({"command": "fade", "player": "nobody", "amount": 5}))
+    lines.insert(9, "# a comment")
+    for stop in (None, {"command": "throw", "dice": [9, 9]}):
+        text = "\n".join(lines + ([json.dumps(stop), lines[-1]] if stop else [])) + "\n"
+        script = tmp_path / "script.jsonl"
+        script.write_text(text)
+        by_file, by_stdin = tmp_path / f"file{stop is None}.db", tmp_path / f"in{stop is None}.db"
+        batched = _play_in_process(monkeypatch, capsys, [str(script), "--journal", str(by_file)])
+        single = _play_in_process(monkeypatch, capsys, ["-", "--journal", str(by_stdin)],
+                                  stdin=text)
+        assert batched[0] == single[0] == (2 if stop else 0)
+        assert batched[1] == single[1].replace("<stdin>", str(script))
+        assert batched[2] == single[2].replace("<stdin>", str(script))
+        assert '"refused"' in batched[1]
+        rows = [r.command for r in read_rows(by_file)]
+        assert rows == [r.command for r in read_rows(by_stdin)]
+        assert len(rows) == len(commands)  # every command but the refused one (and the stop)
+        assert verify(by_file).ok
