@@ -774,12 +774,18 @@ def hard_weights(net, labelled, hard: float) -> list[float]:
     return w.tolist()
 
 
-def mine(data, scales=(0.85, 1.0, 1.2)):
-    """Run the shipped detector on the photos: die candidates matched to a label (positives,
-    as the classifier will see them at run time) and unmatched ones (hard negatives)."""
+def mine(data, scales=(0.85, 1.0, 1.2), models: Path = MODELS):
+    """Run a detector on the photos: die candidates matched to a label (positives, cut at the
+    detector's centre and size, as the classifier will see them at run time) and unmatched
+    ones (hard negatives). These are the only crops of an epoch that depend on the detector.
+
+    :param models: the model folder whose detector (and card: its input ``multiple``) is run;
+        the shipped one by default. Classifiers for another detector are mined with it
+        (``--mine-from``), since each detector errs on each die's centre and size its own way.
+    """
     from vision.dice import DiceReader
 
-    reader = DiceReader(MODELS)
+    reader = DiceReader(models)
     reader.heat_threshold = 0.08
     pos, neg = [], []
     for k, (img, p) in enumerate(data):
@@ -799,7 +805,7 @@ def mine(data, scales=(0.85, 1.0, 1.2)):
                     continue  # a die of a kind left out: not trained on
                 elif best[0] < 0.3 * best[1].size:
                     pos.append((k, cx, cy, size, best[1].value))
-    log(f"mined {len(pos)} detector positives, {len(neg)} hard negatives")
+    log(f"mined {len(pos)} detector positives, {len(neg)} hard negatives ({models})")
     return pos, neg
 
 
@@ -908,7 +914,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
               rendered_seed: int = 5, rendered_cocked: float = 0.0,
               model_dir: Path | None = None, temperature: float = 1.0,
               per_die: int = 8, n_bg: int = 5000, n_cocked: int = 2500, mined: bool = True,
-              kind_weight=None):
+              kind_weight=None, mine_from: Path = MODELS):
     """Train a face classifier and export it.
 
     :param rendered: crops of rendered dice of many kinds (tools/render_dice_crops.py) mixed
@@ -920,7 +926,8 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     :param temperature: the exported net's logits are divided by this (temperature scaling:
         a confidence that means what it says; ``calibration.json`` of a leave-out run fits it).
     :param per_die, n_bg, n_cocked: crops per photo die, background and cocked crops an epoch.
-    :param mined: add the shipped detector's hits on the photos (positives and hard negatives).
+    :param mined: add the detector's hits on the photos (positives and hard negatives).
+    :param mine_from: the model folder whose detector is mined (``mine``; the shipped one).
     """
     import torch
     import torch.nn.functional as F
@@ -935,7 +942,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     extra = sim_crops(sim, rng, sim_seed) if sim else []
     extra += clip_crops(throws, rng) if throws else []
     extra += rendered_extra(rendered, rendered_seed, rendered_cocked) if rendered else []
-    mined = mine(data) if mined else None
+    mined = mine(data, models=mine_from) if mined else None
     left_out = left_out_crops() if LEAVE_OUT_KINDS else None
     vx, vy = [], []
     for img, p in tune:
@@ -1303,6 +1310,9 @@ def main(argv=None):
     ap.add_argument("--cocked-crops", type=int, default=2500, help="cocked crops an epoch")
     ap.add_argument("--no-mine", action="store_true",
                     help="skip the detector's hits on the photos (faster short runs)")
+    ap.add_argument("--mine-from", type=Path, default=MODELS, metavar="DIR",
+                    help="the model folder whose detector's hits are mined (default: the "
+                    "shipped one; a classifier for another detector is mined with it)")
     ap.add_argument("--kind-weight", action="append", default=[], metavar="KIND=K",
                     help="crops per die times K for one kind of dice (repeatable)")
     ap.add_argument("--invariance", action="append", default=[], metavar="NAME=SHARE",
@@ -1358,7 +1368,8 @@ def main(argv=None):
                   rendered_seed=a.rendered_seed, rendered_cocked=a.rendered_cocked,
                   model_dir=a.model_dir,
                   temperature=a.temperature, per_die=a.per_die, n_bg=a.backgrounds,
-                  n_cocked=a.cocked_crops, mined=not a.no_mine, kind_weight=kinds)
+                  n_cocked=a.cocked_crops, mined=not a.no_mine, kind_weight=kinds,
+                  mine_from=a.mine_from)
     elif a.stage == "export-cls":
         # a run's saved weights (the last epoch's of a run stopped early, or a run exported
         # again with the temperature ``calibrate`` fitted: --warm-from RUN.pt --temperature T)
