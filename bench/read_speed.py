@@ -11,7 +11,11 @@ fixtures/stills), the cost of reading with one. ``--models DIR`` times the model
 DIR; ``--against DIR`` times a second folder too, the two alternated run by run (the machine's
 drift falls on both alike), and prints the ratio of their CPU times. The detector's bare pass
 (``cv2.dnn`` forward alone) is timed on a 320x240 and a 160x120 input (the 640x480 frame's
-whole-frame look and coarse probe).
+whole-frame look and coarse probe). ``--against DIR --held-out SET`` (repeatable) times `find`
+on the held-out photos of a labelled set instead (../shared/data/dice-photos, the split of
+vision/models/dice_split.json): the two readers alternated photo by photo (which goes first
+alternated too), each photo's time the fastest of three reads, ``--rounds`` rounds, each
+round's medians and the ratio of their sums.
 
 Each line gives the median wall time and the median CPU time of the thread (what the machine's
 other load adds to the wall time, mostly, is time the reader waits for the core), and the work
@@ -114,11 +118,22 @@ def main(argv: list[str] | None = None) -> int:
                     help="time the models (and dice_reader.json) in DIR, not the shipped ones")
     ap.add_argument("--against", type=Path, default=None, metavar="DIR",
                     help="also time the models in DIR, alternated with the first, and the ratio")
+    ap.add_argument("--held-out", action="append", default=[], metavar="SET",
+                    help="with --against: time find on the held-out photos of SET (nell-byler, "
+                    "matteop65; repeatable) instead of the fixtures")
+    ap.add_argument("--rounds", type=int, default=3, help="--held-out: rounds over the photos")
     a = ap.parse_args(argv)
+    if a.held_out and a.against is None:
+        ap.error("--held-out compares two model folders: give the second with --against DIR")
     cv2.setNumThreads(1)
     from vision.dice import MODEL_DIR, DiceReader
 
     reader = DiceReader(a.models)
+    if a.against is not None and a.held_out:
+        for name in a.held_out:
+            compare_held_out((a.models or MODEL_DIR, reader), (a.against, DiceReader(a.against)),
+                             name, a.rounds)
+        return 0
     if a.against is not None:
         compare((a.models or MODEL_DIR, reader), (a.against, DiceReader(a.against)), a.repeat)
         return 0
@@ -175,6 +190,48 @@ def compare(first, second, repeat: int) -> None:
         ma, mb = statistics.median(ca), statistics.median(cb)
         print(f"{name + ':':40s} first {ma:6.2f} ms CPU, second {mb:6.2f} ms CPU, "
               f"second / first {mb / ma:.3f}")
+
+
+def held_out_photos(name: str) -> list[np.ndarray]:
+    """The held-out photos of one labelled set (``dice_split.json``), in name order."""
+    import json
+
+    photos = ROOT.parent / "shared" / "data" / "dice-photos" / name
+    split = json.loads((ROOT / "vision" / "models" / "dice_split.json").read_text())["sets"]
+    if name not in split:
+        raise SystemExit(f"no set {name!r} in the split (sets: {', '.join(split)})")
+    if not photos.is_dir():
+        raise SystemExit(f"missing photos {photos}: the labelled dice photos are not here")
+    return [cv2.imread(str(photos / n)) for n in sorted(split[name]["held_out"])]
+
+
+def compare_held_out(first, second, name: str, rounds: int) -> None:
+    """``find`` on each held-out photo of set ``name`` by both readers ((folder, reader) each),
+    alternated photo by photo and which goes first; each photo's time the fastest of three
+    reads after one (CPU time of this thread). Per round: both medians, their ratio and the
+    ratio of the sums (second / first)."""
+    (dir_a, a), (dir_b, b) = first, second
+    images = held_out_photos(name)
+
+    def fastest(reader, image) -> float:
+        reader.find(image)
+        times = []
+        for _ in range(3):
+            c0 = time.thread_time()
+            reader.find(image)
+            times.append((time.thread_time() - c0) * 1000)
+        return min(times)
+
+    print(f"first: {dir_a}\nsecond: {dir_b}\n{name}, {len(images)} held-out photos")
+    for k in range(rounds):
+        ta, tb = [], []
+        for i, image in enumerate(images):
+            pair = ((a, ta), (b, tb)) if (i + k) % 2 == 0 else ((b, tb), (a, ta))
+            for reader, acc in pair:
+                acc.append(fastest(reader, image))
+        ma, mb = statistics.median(ta), statistics.median(tb)
+        print(f"round {k + 1}: median first {ma:6.2f} ms CPU, second {mb:6.2f} ms CPU, "
+              f"second / first {mb / ma:.3f} (sums {sum(tb) / sum(ta):.3f})", flush=True)
 
 
 def tray_profile(reader):
