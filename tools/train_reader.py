@@ -631,6 +631,16 @@ def from_onnx(path: Path, like: dict) -> dict:
     return out
 
 
+def _onnx_input_channels(path: Path) -> int:
+    """The input channels of an exported classifier's first convolution (3: ``grid``, 6:
+    ``grid-norm``, which sees the crop and the crop normalised)."""
+    import onnx
+    from onnx import numpy_helper
+
+    return next(numpy_helper.to_array(t).shape[1] for t in onnx.load(str(path)).graph.initializer
+                if len(t.dims) == 4)
+
+
 def squash(big: np.ndarray, rng) -> np.ndarray:
     """A die leaning over: its top face foreshortened (a rectangle / parallelogram, not a square)."""
     c = big.shape[0] / 2
@@ -961,7 +971,11 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     if warm and (warm_from or weights).suffix == ".onnx":
         # an exported net (batch norms folded into its convolutions): the batch norms stay
         # as folded (their statistics frozen, their scale and shift still learnt)
-        net.load_state_dict(from_onnx(warm_from, net.state_dict()))
+        if arch == "grid-norm" and _onnx_input_channels(warm_from) == 3:
+            # a "grid" net's export: the grid-norm net starts as it (``from_grid``)
+            net.load_state_dict(from_grid(from_onnx(warm_from, cls_net("grid").state_dict())))
+        else:
+            net.load_state_dict(from_onnx(warm_from, net.state_dict()))
         frozen_bn = True
         log("warm start from", warm_from)
     elif warm:  # go on from the last run's weights (fine-tuning)
