@@ -44,11 +44,11 @@ def collect(reader: DiceReader, part: str):
             cands = reader._detect(im, 320.0 / max(h, w))
             if not cands:
                 continue
-            _, probs = reader._classify(im, [c[:3] for c in cands])
+            _, probs = reader._classify(im, [c.at for c in cands])
             pairs = []
             for li, (_, lx, ly, r) in enumerate(labels):
                 for di, c in enumerate(cands):
-                    d = np.hypot(c[0] - lx, c[1] - ly)
+                    d = np.hypot(c.cx - lx, c.cy - ly)
                     if d <= r:
                         pairs.append((d, li, di))
             ul, ud = set(), set()
@@ -61,10 +61,10 @@ def collect(reader: DiceReader, part: str):
                 die_p = max(1e-9, 1 - p[BACKGROUND])
                 faces = p[:6] / max(1e-9, p[:6].sum())  # as DiceReader._reading
                 matched.append((labels[li][0], int(np.argmax(faces)) + 1, float(faces.max()),
-                                float(p[COCKED] / die_p), float(p[BACKGROUND]), cands[di][3]))
+                                float(p[COCKED] / die_p), float(p[BACKGROUND]), cands[di].heat))
             for di in range(len(cands)):
                 if di not in ud:
-                    unmatched.append((float(probs[di][BACKGROUND]), cands[di][3]))
+                    unmatched.append((float(probs[di][BACKGROUND]), cands[di].heat))
         out[s] = (matched, unmatched, n_labels)
     return out
 
@@ -174,10 +174,14 @@ def tune(part: str = "tune", model_dir: Path = MODEL_DIR) -> dict:
     meta = json.loads(meta_path.read_text())
     meta["thresholds"].update(th)
     # keep what else the card says of the models (the training runs are in reader_runs.json)
-    meta.setdefault("detector", {}).update(
-        {"file": "dice_det.onnx", "input": "BGR frame scaled so a die is ~22 px (half size for a "
-         "640-wide view), (x/255 - 0.5), dims multiple of 4",
-         "output": "4 x H/4 x W/4: centre logit, dx, dy, log(die edge / 4)"})
+    # (a card's own description of its detector is kept: an up8 detector's sides are
+    # multiples of 8, its "multiple")
+    detector = meta.setdefault("detector", {})
+    for key, text in (("file", "dice_det.onnx"),
+                      ("input", "BGR frame scaled so a die is ~22 px (half size for a 640-wide "
+                       "view), (x/255 - 0.5), dims multiple of 4"),
+                      ("output", "4 x H/4 x W/4: centre logit, dx, dy, log(die edge / 4)")):
+        detector.setdefault(key, text)
     meta.setdefault("classifier", {}).update(
         {"file": "dice_cls.onnx",
          "input": f"{reader.crop_px}x{reader.crop_px} BGR crop, {reader.crop_scale:g} die edges, "
