@@ -36,6 +36,17 @@ Run it with a SEPARATE venv holding torch (never the project's runtime venv)::
 (``--warm`` starts from /work/train-out/<out stem>.pt; the runs, the shipped ones among them,
 are listed in tools/reader_runs.json.)
 
+Classifiers for another detector (docs/reader-training.md, "Classifiers trained on the
+candidate's own crops"): the same runs with ``--mine-from DIR``, a model folder holding that
+detector and its card; its finds on the photos are the mined crops (``mine``), the only crops
+that depend on the detector. cls_v17's .pt is gone: ``--warm-from`` its export (commit 94abbf7,
+vision/models/dice_cls.onnx) starts from it with its batch norms frozen as folded::
+
+    $T tools/train_reader.py cls --arch grid --warm-from $O/det/cls_v17.onnx --epochs 6 \
+        --lr 7e-4 --sim-seed 101 --parts train,tune --sim 300 --throws 600 \
+        --set-weight nell-byler=3 --mild 0.6 --ema 0.998 --mine-from $O/det/models_up8p \
+        --out $O/det/cls_v35.onnx
+
 Comparing recipes when the tune part cannot tell them apart: leave a session of train photos
 out and read it as a fold (cold runs, same seed, one change at a time)::
 
