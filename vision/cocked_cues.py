@@ -97,7 +97,10 @@ class CockedSettings:
         this across than along: cos(t) for a die tilted by t, the face's blurred edges making
         it narrower still.
     :param face_narrow: ...and narrower than this (die edges: a flat die's top is ``die_px``
-        wide, give or take the perspective's ~10% over the table).
+        wide, give or take the perspective's ~10% over the table). Below ``face_square``, so
+        a top seen at its true size or smaller (the far end of the table) is judged by its
+        squareness alone; this keeps a flat top seen narrow (its depth foreshortened by the
+        view, its rim blurred: 0.82-0.84 edges) from counting.
     :param face_min: a region of the top's colour shorter than this (die edges: a tilted top
         keeps its untilted edge whole) is not a whole face (the cue then cannot tell)...
     :param face_max: ...nor one longer (merged with the felt, the other die, a second face of
@@ -171,7 +174,7 @@ class CockedSettings:
     face_near_wall: float = 1.3
     face_near_die: float = 1.8
     face_square: float = 0.84
-    face_narrow: float = 0.85
+    face_narrow: float = 0.82
     face_min: float = 0.85
     face_narrowest: float = 0.64
     face_max: float = 1.3
