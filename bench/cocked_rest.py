@@ -157,7 +157,9 @@ def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
             slope = view.slope(*tops[i])[0]
         except CameraViewError:
             pass
-    seen = front_band(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i])
+    st = CockedSettings()
+    seen = front_band(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i],
+                      st.wall_band_top_max if st.wall_band_seams else None)
     top_edge, band = seen if seen is not None else (float("nan"), float("nan"))
     return dict(front=float(np.percentile(-toward, 98)), along=half, toward=slope,
                 top_edge=top_edge, band=band)
