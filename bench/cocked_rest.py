@@ -4,6 +4,7 @@
         --size 640x480 --out /tmp/rest-80000.pkl
     .venv/bin/python bench/cocked_rest.py judge /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] [-v]
     .venv/bin/python bench/cocked_rest.py features /tmp/rest-80000.pkl [...]
+    .venv/bin/python bench/cocked_rest.py faces /tmp/rest-80000.pkl [...]
 
 ``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
 cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
@@ -13,7 +14,8 @@ silhouettes, with the truth per box, pickled) and the cues are judged again on i
 cocked throws none of whose dice is flagged (paid, unless the ruling goes another way for
 another reason). The lean model is asked again at each judgement (the reader's). ``features``
 prints, for the dice at the back wall, how a candidate cue's measurements spread over flat dice
-and over dice leaning on the wall by lean angle, before a cue is wired in (docs/replay.md).
+and over dice leaning on the wall by lean angle, before a cue is wired in (docs/replay.md);
+``faces`` the same for the top-face cue's measurements, over every die at rest.
 
 The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
 while the throws run (the tracker and the cues run as the table runs them). Physical seeds
@@ -44,6 +46,7 @@ from vision.cocked_cues import (  # noqa: E402
     front_band,
     judge_cocked,
     leans_on_wall,
+    top_face_shape,
 )
 from vision.simulator import simulate_throw  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, WORLDS, world_of  # noqa: E402
@@ -154,7 +157,9 @@ def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
             slope = view.slope(*tops[i])[0]
         except CameraViewError:
             pass
-    seen = front_band(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i])
+    st = CockedSettings()
+    seen = front_band(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i],
+                      st.wall_band_top_max if st.wall_band_seams else None)
     top_edge, band = seen if seen is not None else (float("nan"), float("nan"))
     return dict(front=float(np.percentile(-toward, 98)), along=half, toward=slope,
                 top_edge=top_edge, band=band)
@@ -218,6 +223,57 @@ def print_features(rows: list[dict]) -> None:
               f"  {len(whole):3d}  {spread([r['band'] - r['toward'] for r in whole])}")
 
 
+def face_rows(records: list[dict], reader) -> list[dict]:
+    """The top-face cue's measurements of every die at rest in the area: ``seed``, ``cocked``,
+    ``tilt``, ``shape`` (``top_face_shape``'s (long, short) in die edges where it is a whole
+    top, else None) and ``other`` (a cue other than the top-face cue flags it: the cues judged
+    again with ``face_square`` 0)."""
+    st = CockedSettings()
+    no_face = CockedSettings(face_square=0.0)
+    rows = []
+    for r in records:
+        if not r["boxes"]:
+            continue
+        geo = r["sil"].geometry
+        _, others = judge_cocked(r["sil"], no_face, reader, r["frame"], r["boxes"],
+                                 r["readings"])
+        for i, t in enumerate(r["truth"]):
+            if t is None or not t["at_rest_in_area"]:
+                continue
+            top = getattr(r["readings"][i] if i < len(r["readings"]) else None, "center", None)
+            top = (float(top[0]), float(top[1])) if top is not None else r["boxes"][i][0]
+            shape = top_face_shape(r["frame"], top, geo.die)
+            whole = shape is not None and st.face_min <= shape[0] <= st.face_max and (
+                shape[1] >= st.face_narrowest)
+            rows.append(dict(seed=r["seed"], cocked=t["cocked"],
+                             tilt=t.get("cocked_tilt_deg", 0.0), shape=shape if whole else None,
+                             other=others[i]))
+    return rows
+
+
+def print_faces(rows: list[dict], low: float = 0.78, high: float = 0.85) -> None:
+    """Per flat die and per leaning die by lean angle (``face_rows``), how many show a whole top
+    and the spread of its width (die edges); under each, the dice whose whole top is
+    ``low``-``high`` wide and under ``face_square`` as wide as long (where ``face_narrow``
+    decides), and whether another cue flags them."""
+    square = CockedSettings().face_square
+    groups = [("flat", lambda x: not x["cocked"])]
+    for lo, hi in ((10, 15), (15, 20), (20, 30), (30, 46)):
+        groups.append((f"leaning {lo}-{hi} deg",
+                       lambda x, lo=lo, hi=hi: x["cocked"] and lo <= x["tilt"] < hi))
+    print("whole tops: width (die edges) min, quartiles, max")
+    for name, keep in groups:
+        sel = [x for x in rows if keep(x)]
+        whole = [x for x in sel if x["shape"] is not None]
+        print(f"{name:20s} {len(sel):4d} dice, {len(whole):4d} whole tops  "
+              f"{spread([x['shape'][1] for x in whole])}")
+        for x in whole:
+            long, short = x["shape"]
+            if low <= short < high and short / long < square:
+                print(f"    {x['seed']}: {short:.3f} wide, {short / long:.3f} as wide as long, "
+                      f"{'another cue flags it' if x['other'] else 'no other cue flags it'}")
+
+
 def parse_set(items: list[str]) -> dict:
     """``NAME=VALUE`` pairs -> CockedSettings fields (floats, or true/false)."""
     out = {}
@@ -249,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     fea.add_argument("sets", type=Path, nargs="+")
     fea.add_argument("--near", type=float, default=0.75,
                      help="dice whose box centre lies within this many edges of the wall line")
+    fac = sub.add_parser("faces", help="the top-face cue's measurements of the dice at rest")
+    fac.add_argument("sets", type=Path, nargs="+")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     from vision.dice import DiceReader
@@ -267,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
             records += pickle.load(f)
     if args.step == "features":
         print_features(features(records, args.near))
+        return 0
+    if args.step == "faces":
+        print_faces(face_rows(records, reader))
         return 0
     n, misses = judge(records, CockedSettings(**parse_set(args.set)), reader)
     if args.verbose:

@@ -97,7 +97,10 @@ class CockedSettings:
         this across than along: cos(t) for a die tilted by t, the face's blurred edges making
         it narrower still.
     :param face_narrow: ...and narrower than this (die edges: a flat die's top is ``die_px``
-        wide, give or take the perspective's ~10% over the table).
+        wide, give or take the perspective's ~10% over the table). Below ``face_square``, so
+        a top seen at its true size or smaller (the far end of the table) is judged by its
+        squareness alone; this keeps a flat top seen narrow (its depth foreshortened by the
+        view, its rim blurred: 0.82-0.84 edges) from counting.
     :param face_min: a region of the top's colour shorter than this (die edges: a tilted top
         keeps its untilted edge whole) is not a whole face (the cue then cannot tell)...
     :param face_max: ...nor one longer (merged with the felt, the other die, a second face of
@@ -171,7 +174,7 @@ class CockedSettings:
     face_near_wall: float = 1.3
     face_near_die: float = 1.8
     face_square: float = 0.84
-    face_narrow: float = 0.85
+    face_narrow: float = 0.82
     face_min: float = 0.85
     face_narrowest: float = 0.64
     face_max: float = 1.3
@@ -186,6 +189,7 @@ class CockedSettings:
     wall_band_top: float = 0.42
     wall_band_top_max: float = 0.6
     wall_band_min: float = 0.15
+    wall_band_seams: bool = True
     pair_lean: float = 1.5
     pair_perspective: float = 0.18
     pair_reach_weight: float = 3.0
@@ -324,11 +328,16 @@ def leans_on_wall(geometry: TableGeometry, settings: CockedSettings, box, readin
     return d_wall < st.wall_near * die and shift > -st.wall_top_shift
 
 
-def top_region(frame: np.ndarray, top, die: float, tol: float = 10.0) -> np.ndarray | None:
+def top_region(frame: np.ndarray, top, die: float, tol: float = 10.0,
+               seams: bool = False) -> np.ndarray | None:
     """The full-frame mask of the region around the top face's centre ``top`` that has the
     top's colour and lightness (pips closed), or None. Unlike ``top_face_shape`` (lightness a
     quarter: a face in its own shadow is still the die's colour) the lightness counts fully, so
-    the region stops at the top's front edge where the front face shades differently."""
+    the region stops at the top's front edge where the front face shades differently.
+
+    ``seams``: the pips filled as holes rather than closed, the region's pixels joined only by
+    their sides, so that a thin line off the top's colour (the seam between two faces of one
+    shade, a die's rounded edge) bounds it as well."""
     found = _top_colour_distance(frame, top, die, 1.0)
     if found is None:
         return None
@@ -336,9 +345,10 @@ def top_region(frame: np.ndarray, top, die: float, tol: float = 10.0) -> np.ndar
     h, w = frame.shape[:2]
     y1, x1 = y0 + dist.shape[0], x0 + dist.shape[1]
     near = (dist < tol * tol).astype(np.uint8) * 255
-    k = max(3, int(0.2 * die) | 1)
-    near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    n, parts = cv2.connectedComponents(near, connectivity=8)
+    if not seams:
+        k = max(3, int(0.2 * die) | 1)
+        near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, parts = cv2.connectedComponents(near, connectivity=4 if seams else 8)
     # the part covering most of the top's middle (a pip the closing left open may sit on the
     # centre itself)
     counts = np.bincount(
@@ -346,16 +356,25 @@ def top_region(frame: np.ndarray, top, die: float, tol: float = 10.0) -> np.ndar
     counts[0] = 0
     if n < 2 or counts.max() == 0:
         return None
+    part = parts == int(np.argmax(counts))
+    if seams:
+        # the pips are holes in it: all that the window's border cannot reach from outside it
+        outside = np.pad(~part, 1, constant_values=True).astype(np.uint8)
+        _, reach = cv2.connectedComponents(outside, connectivity=4)
+        part = reach[1:-1, 1:-1] != reach[0, 0]
     out = np.zeros((h, w), bool)
-    out[y0:y1, x0:x1] = parts == int(np.argmax(counts))
+    out[y0:y1, x0:x1] = part
     return out
 
 
-def front_band(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list):
+def front_band(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list,
+               top_max: float | None = None):
     """How a resting die's front face shows (die edges, away from the wall from its top face's
     centre ``top``, in a strip half an edge wide across it): ``(top_edge, band)``, how far its
     top face (``top_region``) reaches and how much farther its silhouette (``die_offsets``)
-    does; None where either cannot be cut out.
+    does; None where either cannot be cut out. Where the top's region reaches past ``top_max``
+    (run into a front face of the top's shade, or the felt), its region bounded by seams as
+    well (``top_region(seams=True)``) is taken, if it reaches no farther.
 
     A flat die's band is its front face, one edge tall, seen at the view angle: about the
     slope ``toward`` (``CameraView.slope``) whatever its turn and wherever the reader puts the
@@ -363,21 +382,35 @@ def front_band(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops:
     front face away from the camera: ``toward cos t - sin t`` (none left once tan t > toward);
     one leaning back on the wall shows sin t more."""
     die = silhouettes.geometry.die
-    geo = silhouettes.geometry
     offsets = die_offsets(silhouettes, frame, top, other_tops)
-    region = top_region(frame, top, die)
-    if offsets is None or region is None:
+    if offsets is None:
         return None
+    top_edge = _top_front_edge(silhouettes.geometry, top_region(frame, top, die), top)
+    if top_edge is not None and top_max is not None and top_edge > top_max:
+        seamed = _top_front_edge(silhouettes.geometry, top_region(frame, top, die, seams=True),
+                                 top)
+        if seamed is not None and seamed < top_edge:
+            top_edge = seamed
     toward, along = offsets
     strip = np.abs(along) < 0.25
+    if top_edge is None or strip.sum() < 5:
+        return None
+    return top_edge, float(np.percentile(-toward[strip], 99)) - top_edge
+
+
+def _top_front_edge(geo: TableGeometry, region: np.ndarray | None, top) -> float | None:
+    """How far (die edges) the top face's ``region`` reaches away from the wall from ``top``,
+    in the strip half an edge wide across it (its 99th percentile); None without a region or
+    with too little of it in the strip."""
+    if region is None:
+        return None
     ys, xs = np.nonzero(region)
     dx, dy = xs - float(top[0]), ys - float(top[1])
-    top_away = (dx * geo.wall_n[0] + dy * geo.wall_n[1]) / die
-    top_strip = np.abs((dx * geo.wall_u[0] + dy * geo.wall_u[1]) / die) < 0.25
-    if strip.sum() < 5 or top_strip.sum() < 5:
+    top_away = (dx * geo.wall_n[0] + dy * geo.wall_n[1]) / geo.die
+    top_strip = np.abs((dx * geo.wall_u[0] + dy * geo.wall_u[1]) / geo.die) < 0.25
+    if top_strip.sum() < 5:
         return None
-    top_edge = float(np.percentile(top_away[top_strip], 99))
-    return top_edge, float(np.percentile(-toward[strip], 99)) - top_edge
+    return float(np.percentile(top_away[top_strip], 99))
 
 
 def camera_view(silhouettes: RestSilhouettes) -> CameraView | None:
@@ -410,7 +443,8 @@ def flat_fronts(silhouettes: RestSilhouettes, settings: CockedSettings, frame: n
     for i in range(len(boxes)):
         if not walls[i]:
             continue
-        seen = front_band(silhouettes, frame, tops[i], [t for j, t in enumerate(tops) if j != i])
+        seen = front_band(silhouettes, frame, tops[i], [t for j, t in enumerate(tops) if j != i],
+                          settings.wall_band_top_max if settings.wall_band_seams else None)
         if seen is None:
             continue
         top_edge, band = seen

@@ -137,6 +137,68 @@ def test_a_top_region_run_into_a_front_face_of_its_shade_leaves_the_flag():
     assert wall_cue and cocked
 
 
+def _same_shade_front(lean_deg: float, seam: str):
+    """A die at the wall whose front face has its top's shade (a lamp in front of it), with a
+    thin darker line at the top's front edge (``seam`` "edge": the rounded edge between the
+    two faces), across the top 0.3 edge before it ("across": a shade, a scratch), or none:
+    ``(felt, img, edges, top_d)``."""
+    felt = background(0)
+    edges = _resting_die(lean_deg, _toward(felt))
+    img = _frame(felt, edges)
+    _, top_front, bottom = (round(WALL_Y + e * DIE) for e in edges)
+    x0, x1 = round(X - DIE / 2), round(X + DIE / 2)
+    img[top_front:bottom, x0:x1] = TOP
+    y = {"edge": top_front, "across": top_front - round(0.3 * DIE)}.get(seam)
+    if y is not None:
+        img[y:y + 2, x0:x1] = (150, 150, 150)
+    return felt, img, edges, (edges[0] + edges[1]) / 2 + 0.04
+
+
+def test_the_seam_between_a_top_and_a_front_face_of_its_shade_bounds_the_top():
+    """A flat die at the wall lit from the front: its front face has the top's shade, only the
+    rounded edge between them shows as a thin darker line. The top's region with its pips
+    closed runs over that line into the front face; bounded by the line, it is a whole top, and
+    the front face below it shows as a flat die's: not flagged."""
+    felt, img, edges, top_d = _same_shade_front(0.0, "edge")
+    top = (X, WALL_Y + top_d * DIE)
+    closed, _ = front_band(_silhouettes(felt), img, top, [])
+    assert closed > 0.6  # run into the front face
+    top_edge, band = front_band(_silhouettes(felt), img, top, [],
+                                top_max=CockedSettings().wall_band_top_max)
+    assert 0.42 <= top_edge <= 0.6
+    assert band == pytest.approx(_toward(felt), abs=0.06)
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and not cocked
+    # without the seams the flag stands, as it does with no line at all
+    cocked, _ = _judge(felt, img, edges, top_d, wall_band_seams=False)
+    assert cocked
+
+
+@pytest.mark.parametrize("lean_deg", [10.0, 15.0])
+def test_a_tipped_die_whose_front_face_has_its_tops_shade_stays_flagged(lean_deg):
+    """The same, tipped 10-15 degrees away from the wall: bounded by the seam, its top is
+    whole, and its front face shows sin t less than a flat die's: flagged."""
+    felt, img, edges, top_d = _same_shade_front(lean_deg, "edge")
+    top_edge, band = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [],
+                                top_max=CockedSettings().wall_band_top_max)
+    assert 0.42 <= top_edge <= 0.6
+    assert band < _toward(felt) - CockedSettings().wall_band_clear
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and cocked
+
+
+def test_a_line_across_the_top_itself_leaves_the_flag():
+    """A line off the top's colour across the top face cuts its region short of where a whole
+    top's front edge lies: the band cannot tell, the flag stands (a top cut short would make a
+    tipped die's band look whole)."""
+    felt, img, edges, top_d = _same_shade_front(0.0, "across")
+    top_edge, _ = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [],
+                             top_max=CockedSettings().wall_band_top_max)
+    assert top_edge > 0.6 or top_edge < 0.42
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and cocked
+
+
 def test_front_band_needs_a_silhouette_and_a_top():
     felt = background(0)
     assert front_band(_silhouettes(felt), felt.copy(), (X, WALL_Y + 0.3 * DIE), []) is None

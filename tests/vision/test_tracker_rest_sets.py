@@ -79,3 +79,28 @@ def test_front_reach_of_dice_at_the_wall(rest_bench, capsys):
     default = rest_bench.capture("default", 1000, 1, (640, 480), reader, log=lambda *_: None)
     with pytest.raises(SystemExit, match="physical"):
         rest_bench.features(default, near=2.0)
+
+
+def test_top_face_widths_of_the_dice_at_rest(rest_bench, capsys):
+    reader = DiceReader()
+    # the six cases in turn, the last two with a die leaning (on the wall, on the other die)
+    records = rest_bench.capture("physical", 80000, 6, (640, 480), reader, log=lambda *_: None)
+    rows = rest_bench.face_rows(records, reader)
+    at_rest = sum(1 for r in records for t in r["truth"] if t is not None and t["at_rest_in_area"])
+    assert len(rows) == at_rest
+    assert any(row["cocked"] for row in rows) and any(not row["cocked"] for row in rows)
+    square = CockedSettings()
+    for row in rows:  # only whole tops are measured
+        if row["shape"] is not None:
+            long, short = row["shape"]
+            assert square.face_min <= long <= square.face_max and short >= square.face_narrowest
+    # "another cue" is every cue but the top-face one: a die it flags is flagged with it too
+    flagged = [c for r in records if r["boxes"]
+               for c, t in zip(judge_cocked(r["sil"], CockedSettings(), reader, r["frame"],
+                                            r["boxes"], r["readings"])[1], r["truth"],
+                               strict=True)
+               if t is not None and t["at_rest_in_area"]]
+    assert all(f for f, row in zip(flagged, rows, strict=True) if row["other"])
+    rest_bench.print_faces(rows)
+    out = capsys.readouterr().out
+    assert out.startswith("whole tops") and "leaning 30-46 deg" in out
