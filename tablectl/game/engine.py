@@ -10,7 +10,6 @@ nothing. The game is pure: no I/O, no clock, no randomness.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Container, Iterable, Iterator
 from itertools import chain
 from typing import NoReturn
@@ -45,6 +44,7 @@ SNAPSHOT_VERSION = 1
 UNDO_READERS = frozenset({"operator_ruling", "warn"})
 # the commands that can make a throw count (sections/throw.py throw_counts), so keep its undo
 THROW_COMMANDS = frozenset({"throw", "operator_ruling"})
+THROW_RUNNERS = frozenset(RUNNERS[name] for name in THROW_COMMANDS)
 _END = object()  # Game.replay: after the last command
 
 
@@ -173,13 +173,32 @@ class Game:
         refused), and a throw keeps its undo record only as ``replay`` says. A refused command
         raises what ``apply`` raises, as in ``replay``.
         """
-        # building the events and the undo records is about a fifth of a replay (valgrind on
-        # bench/rules.py's journal: 321 M instructions against 413 M, docs/commands.md "Speed")
+        # replay()'s loop without the generator: the events are not yielded to be dropped
+        # (valgrind, bench/rules.py's journal: docs/commands.md "Speed")
+        runners = RUNNERS
+        throw_runners = THROW_RUNNERS
         self.quiet = True
         before = self.commands_applied
+        it = chain(commands, (_END,))
+        command = next(it)
         try:
-            deque(self.replay(commands), maxlen=0)  # played through, the events dropped
+            for following in it:
+                try:
+                    run = runners[command["command"]] if type(command) is dict else None
+                except (KeyError, TypeError):
+                    run = None
+                if run is None:
+                    unknown_command(command)
+                if run in throw_runners:  # the undo kept only as replay() keeps it
+                    self.keep_undo = (following is _END or type(following) is not dict
+                                      or following.get("command") in UNDO_READERS)
+                events = run(self, command)
+                if self.leaving:
+                    pay_out_leavers(self, events)
+                self.commands_applied += 1
+                command = following
         finally:
+            self.keep_undo = True
             self.quiet = False
         return self.commands_applied - before
 
