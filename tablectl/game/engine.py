@@ -375,7 +375,8 @@ class Game:
                     "R-P1", f"a come-out needs at least {self.rules.min_players} seated players; "
                             f"{len(self.seats)} seated: wait for more to join")
             c = self.center
-            if c is not None and c.open:
+            # CenterBet.open inline: a property is a call through C here (a come-out each)
+            if c is not None and c.amount != sum(c.fades.values()):
                 raise UncoveredCenterBet(
                     "R-C5", f"{c.open} of the center bet is not faded: the shooter takes it down "
                             f"(take_down) or calls no bet (no_bet), or someone fades it")

@@ -21,6 +21,7 @@ from ..sidebets import (
     POINT_MADE,
     POINT_TERMS,
     PRICED_PROPOSITIONS,
+    ComeBet,
     PointBet,
     PropositionBet,
     SideBet,
@@ -269,12 +270,12 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
         if not r:
             continue
         # pairs, not one four-tuple: a pair is swapped on the stack, four build a tuple
-        if r == FOR:
-            winner, loser = bet.backer, bet.layer
-            won, lost = bet.stake_against, bet.stake_for
-        elif r == AGAINST:
+        if r == AGAINST:
             winner, loser = bet.layer, bet.backer
             won, lost = bet.stake_for, bet.stake_against
+        elif r == FOR:
+            winner, loser = bet.backer, bet.layer
+            won, lost = bet.stake_against, bet.stake_for
         elif r == COUNT:  # R-S7a: one more throw of its "within"
             if keep is not None:
                 keep((bet, bet.progress()))
@@ -309,7 +310,9 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
     if line == POINT_MADE:
         # R-S4: a come point still pending when the shooter makes his point
         for bet in bets.values():
-            if bet.kind == "come" and bet.come_point is not None:
+            # type(), not bet.kind: a class attribute read through the instance is no
+            # specialised bytecode in this Python (about 200 machine instructions a bet)
+            if type(bet) is ComeBet and bet.come_point is not None:
                 if keep is not None:
                     keep((bet, bet.progress()))
                 bet.may_call_off = True

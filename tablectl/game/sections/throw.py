@@ -134,7 +134,10 @@ def throw(game: Game, d1: int, d2: int, who: str | None) -> list[dict]:
 def run_throw(game: Game, command: dict) -> list[dict]:
     """The throw command: the well-formed throw by the shooter checked inline, the most
     frequent command (parse_throw says what is wrong with any other)."""
-    dice = command.get("dice")
+    try:  # a subscript, not get(): no method call
+        dice = command["dice"]
+    except KeyError:
+        dice = None
     if type(dice) is list and len(dice) == 2 and "player" not in command:
         d1, d2 = dice
         if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
