@@ -33,10 +33,7 @@ from .rules import TableRules
 from .sections import RUNNERS
 from .sections.seating import pay_out_leavers
 from .sections.throw import ThrowUndo, throw_counts
-from .sidebets import (
-    ComeBet,
-    bet_from_dict,
-)
+from .sidebets import SideBet, bet_from_dict
 
 SNAPSHOT_VERSION = 1
 # the commands that read the last throw's undo record: the override, and warn, which keeps the
@@ -94,7 +91,7 @@ class Game:
         self.claimant: str | None = None      # R-C4: may claim the whole next center bet
         self.throws = 0                       # counted throws so far
         self.last_thrower: str | None = None  # who made the last counted throw (for warn)
-        self.callable_bets: list[ComeBet] = []  # come bets open to call-off now (R-S4)
+        self.callable_bets: list[SideBet] = []  # come bets open to call-off now (R-S4)
         self.commands_applied = 0             # commands accepted (only to date the undo record)
         self.undo: ThrowUndo | None = None    # the state before the last throw (an override)
         self.undo_valid_at = -1               # the commands_applied at which undo is valid
@@ -309,7 +306,7 @@ class Game:
         for bd in d["side_bets"]:
             bet = bet_from_dict(bd)
             g.bets[bet.id] = bet
-            if isinstance(bet, ComeBet) and bet.may_call_off:
+            if bet.kind == "come" and bet.may_call_off:
                 g.callable_bets.append(bet)
         g.used_ids = dict.fromkeys(d["used_ids"], True)
         g.warnings = {p: dict(w) for p, w in d["warnings"].items()}

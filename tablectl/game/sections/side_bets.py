@@ -11,7 +11,6 @@ from ..errors import BetsClosed, CallOffNotAllowed, SideBetError
 from ..fields import parse_side_bet
 from ..sidebets import (
     AGAINST,
-    BET_CLASSES,
     COUNT,
     FOR,
     HARDWAY_TERMS,
@@ -21,9 +20,6 @@ from ..sidebets import (
     POINT_MADE,
     POINT_TERMS,
     PRICED_PROPOSITIONS,
-    ComeBet,
-    PointBet,
-    PropositionBet,
     SideBet,
     parse_terms,
     true_odds,
@@ -61,7 +57,7 @@ def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
     # nothing below can refuse
     if kind == "point":
         terms = POINT_TERMS[point]
-    bet = BET_CLASSES[kind](bet_id, backer, layer, stake_for, stake_against, terms, extra)
+    bet = SideBet(bet_id, kind, backer, layer, stake_for, stake_against, terms, extra)
     return make_side_bet(game, bet, bet_id, backer, layer, stake_for, stake_against, odds)
 
 
@@ -107,7 +103,7 @@ def make_side_bet(game: Game, bet: SideBet, bet_id: str | int, backer: str, laye
     for k, v in bet.terms.items():
         event[k] = list(v) if type(v) is list else v
     event["p_win"], event["ev_for"], event["ev_against"] = odds
-    event["rule"] = bet.rule
+    event["rule"] = KIND_RULE[bet.kind]
     return [event]
 
 
@@ -155,24 +151,24 @@ def run_side_bet(game: Game, command: dict) -> list[dict]:
                     odds = None
                 else:
                     odds = true_odds(kind, key, None, stake_for, stake_against)
-                bet = PropositionBet(bet_id, backer, layer, stake_for, stake_against, terms,
-                                     extra)
+                bet = SideBet(bet_id, "proposition", backer, layer, stake_for, stake_against,
+                              terms, extra)
             elif kind == "hardway" or kind == "number":
                 n = command.get("number")
                 terms = (HARDWAY_TERMS if kind == "hardway" else NUMBER_TERMS).get(n) if (
                     type(n) is int) else None
                 if terms is None:
                     return side_bet(game, *parse_side_bet(command))
-                bet = BET_CLASSES[kind](bet_id, backer, layer, stake_for, stake_against, terms)
+                bet = SideBet(bet_id, kind, backer, layer, stake_for, stake_against, terms)
                 odds = None if quiet else true_odds(kind, n, None, stake_for, stake_against)
             elif kind == "come" or (kind == "line" and game.point is None):
-                bet = BET_CLASSES[kind](bet_id, backer, layer, stake_for, stake_against,
-                                        NO_TERMS[0])
+                bet = SideBet(bet_id, kind, backer, layer, stake_for, stake_against,
+                              NO_TERMS[0])
                 odds = None if quiet else true_odds(kind, 0, None, stake_for, stake_against)
             elif kind == "point" and game.point is not None:
                 point = game.point
-                bet = PointBet(bet_id, backer, layer, stake_for, stake_against,
-                               POINT_TERMS[point])
+                bet = SideBet(bet_id, "point", backer, layer, stake_for, stake_against,
+                              POINT_TERMS[point])
                 odds = None if quiet else true_odds(kind, 0, point, stake_for, stake_against)
             else:
                 return side_bet(game, *parse_side_bet(command))
@@ -302,7 +298,7 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
         del bets[bet.id]
         if append is not None:
             side, other = ("for", "against") if r == FOR else ("against", "for")
-            rule = bet.rule
+            rule = KIND_RULE[bet.kind]
             append({"event": "side_bet_won", "id": bet.id, "player": winner, "units": won,
                     "side": side, "rule": rule})
             append({"event": "side_bet_lost", "id": bet.id, "player": loser, "units": won,
@@ -310,9 +306,7 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
     if line == POINT_MADE:
         # R-S4: a come point still pending when the shooter makes his point
         for bet in bets.values():
-            # type(), not bet.kind: a class attribute read through the instance is no
-            # specialised bytecode in this Python (about 200 machine instructions a bet)
-            if type(bet) is ComeBet and bet.come_point is not None:
+            if bet.kind == "come" and bet.come_point is not None:
                 if keep is not None:
                     keep((bet, bet.progress()))
                 bet.may_call_off = True
