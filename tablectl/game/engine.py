@@ -41,7 +41,8 @@ SNAPSHOT_VERSION = 1
 UNDO_READERS = frozenset({"operator_ruling", "warn"})
 # the commands that can make a throw count (sections/throw.py throw_counts), so keep its undo
 THROW_COMMANDS = frozenset({"throw", "operator_ruling"})
-THROW_RUNNERS = frozenset(RUNNERS[name] for name in THROW_COMMANDS)
+# the runners that read or set commands_applied (Game.rebuild writes it before them)
+UNDO_RUNNERS = frozenset(RUNNERS[name] for name in THROW_COMMANDS | UNDO_READERS)
 _END = object()  # Game.replay: after the last command
 
 
@@ -170,31 +171,35 @@ class Game:
         refused), and a throw keeps its undo record only as ``replay`` says. A refused command
         raises what ``apply`` raises, as in ``replay``.
         """
-        # replay()'s loop without the generator: the events are not yielded to be dropped
-        # (valgrind, bench/rules.py's journal: docs/commands.md "Speed")
+        # replay()'s loop without the generator (the events are not yielded to be dropped),
+        # and the count of commands played kept in a local, written to commands_applied only
+        # for the commands that read it (valgrind, bench/rules.py: docs/commands.md "Speed")
         runners = RUNNERS
-        throw_runners = THROW_RUNNERS
+        undo_runners = UNDO_RUNNERS
         self.quiet = True
-        before = self.commands_applied
+        before = played = self.commands_applied
         it = chain(commands, (_END,))
         command = next(it)
         try:
             for following in it:
-                try:
-                    run = runners[command["command"]] if type(command) is dict else None
-                except (KeyError, TypeError):
-                    run = None
-                if run is None:
+                if type(command) is not dict:
                     unknown_command(command)
-                if run in throw_runners:  # the undo kept only as replay() keeps it
+                try:
+                    run = runners[command["command"]]
+                except (KeyError, TypeError):
+                    unknown_command(command)
+                if run in undo_runners:  # they date the undo record by commands_applied
+                    self.commands_applied = played
+                    # the undo kept only as replay() keeps it
                     self.keep_undo = (following is _END or type(following) is not dict
                                       or following.get("command") in UNDO_READERS)
                 events = run(self, command)
                 if self.leaving:
                     pay_out_leavers(self, events)
-                self.commands_applied += 1
+                played += 1
                 command = following
         finally:
+            self.commands_applied = played
             self.keep_undo = True
             self.quiet = False
         return self.commands_applied - before
