@@ -45,34 +45,31 @@ def settle_center(game: Game, dice_win: bool, events: list) -> None:
     balances = ledger.balances
     escrow = ledger.escrow
     shooter = c.shooter
-    amounts: dict[str, int] = {}
+    fades = c.fades
     if dice_win:
+        won = sum(fades.values())
         escrow[shooter] -= c.amount
-        won = 0
-        for fader, units in c.fades.items():
+        for fader, units in fades.items():
             escrow[fader] -= units
-            amounts[fader] = amounts.get(fader, 0) - units
-            won += units
         balances[shooter] += c.amount + won
-        amounts[shooter] = won
         # R-C4: one player who faded the whole bet and lost may claim the next one first
-        game.claimant = next(iter(c.fades)) if (
-            len(c.fades) == 1 and game.rules.fade_first_claim) else None
+        game.claimant = next(iter(fades)) if (
+            len(fades) == 1 and game.rules.fade_first_claim) else None
     else:
-        lost = 0
-        for fader, units in c.fades.items():
+        won = -sum(fades.values())
+        for fader, units in fades.items():
             escrow[fader] -= units  # his stake back and as much of the shooter's
             balances[fader] += units + units
-            amounts[fader] = amounts.get(fader, 0) + units
-            lost += units
-        escrow[shooter] -= lost
-        amounts[shooter] = -lost
+        escrow[shooter] += won
         game.claimant = None
     if game.quiet:  # Game.rebuild: no events
         return
+    # what each won (the shooter) or lost (a fader: his fade), the faders first
+    sign = -1 if dice_win else 1
+    amounts = {fader: sign * units for fader, units in fades.items()}
+    amounts[shooter] = won
     events.append({"event": "center_settled", "winner": "dice" if dice_win else "faders",
-                   "player": shooter, "units": amounts[shooter], "amounts": amounts,
-                   "rule": "R-C7"})
+                   "player": shooter, "units": won, "amounts": amounts, "rule": "R-C7"})
 
 
 def center_bet(game: Game, amount: int) -> list[dict]:
