@@ -194,8 +194,8 @@ def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
     if game.center is not None and line != LINE_NONE and line != POINT_SET:
         settle_center(game, line == NATURAL or line == POINT_MADE, events)
     if game.bets:
-        # table_key(dice_index(d1, d2), line), inline
-        settle_side_bets(game, line * 36 + (d1 - 1) * 6 + d2 - 1, total, line, events, keep)
+        # table_key(dice_index(d1, d2), line), inline: line * 36 + (d1 - 1) * 6 + d2 - 1
+        settle_side_bets(game, line * 36 + d1 * 6 + d2 - 7, total, line, events, keep)
     if line == SEVEN_OUT:  # R-D1: the dice pass clockwise from whose turn it was
         turn = game.turn_of
         nxt = next_eligible(game, turn)
