@@ -48,12 +48,15 @@ _END = object()  # Game.replay: after the last command
 
 def unknown_command(command) -> NoReturn:
     """Raise the CommandError for a command with no runner (not a dict, no or an unknown name)."""
+    # from None: Game.rebuild calls this while it handles the runner lookup's KeyError, which
+    # would say nothing more than the refusal
     if type(command) is not dict:
-        raise CommandError(f"a command must be a JSON object, got {type(command).__name__}")
+        raise CommandError(
+            f"a command must be a JSON object, got {type(command).__name__}") from None
     name = command.get("command")
     if name is None:
-        raise CommandError("the command has no \"command\" field naming it")
-    raise CommandError(f"unknown command {name!r}; known: {', '.join(COMMAND_NAMES)}")
+        raise CommandError("the command has no \"command\" field naming it") from None
+    raise CommandError(f"unknown command {name!r}; known: {', '.join(COMMAND_NAMES)}") from None
 
 
 class Game:
