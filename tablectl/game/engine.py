@@ -10,7 +10,6 @@ nothing. The game is pure: no I/O, no clock, no randomness.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Container, Iterable, Iterator
 from itertools import chain
 from typing import NoReturn
@@ -34,10 +33,7 @@ from .rules import TableRules
 from .sections import RUNNERS
 from .sections.seating import pay_out_leavers
 from .sections.throw import ThrowUndo, throw_counts
-from .sidebets import (
-    ComeBet,
-    bet_from_dict,
-)
+from .sidebets import SideBet, bet_from_dict
 
 SNAPSHOT_VERSION = 1
 # the commands that read the last throw's undo record: the override, and warn, which keeps the
@@ -45,17 +41,22 @@ SNAPSHOT_VERSION = 1
 UNDO_READERS = frozenset({"operator_ruling", "warn"})
 # the commands that can make a throw count (sections/throw.py throw_counts), so keep its undo
 THROW_COMMANDS = frozenset({"throw", "operator_ruling"})
+# the runners that read or set commands_applied (Game.rebuild writes it before them)
+UNDO_RUNNERS = frozenset(RUNNERS[name] for name in THROW_COMMANDS | UNDO_READERS)
 _END = object()  # Game.replay: after the last command
 
 
 def unknown_command(command) -> NoReturn:
     """Raise the CommandError for a command with no runner (not a dict, no or an unknown name)."""
+    # from None: Game.rebuild calls this while it handles the runner lookup's KeyError, which
+    # would say nothing more than the refusal
     if type(command) is not dict:
-        raise CommandError(f"a command must be a JSON object, got {type(command).__name__}")
+        raise CommandError(
+            f"a command must be a JSON object, got {type(command).__name__}") from None
     name = command.get("command")
     if name is None:
-        raise CommandError("the command has no \"command\" field naming it")
-    raise CommandError(f"unknown command {name!r}; known: {', '.join(COMMAND_NAMES)}")
+        raise CommandError("the command has no \"command\" field naming it") from None
+    raise CommandError(f"unknown command {name!r}; known: {', '.join(COMMAND_NAMES)}") from None
 
 
 class Game:
@@ -94,7 +95,7 @@ class Game:
         self.claimant: str | None = None      # R-C4: may claim the whole next center bet
         self.throws = 0                       # counted throws so far
         self.last_thrower: str | None = None  # who made the last counted throw (for warn)
-        self.callable_bets: list[ComeBet] = []  # come bets open to call-off now (R-S4)
+        self.callable_bets: list[SideBet] = []  # come bets open to call-off now (R-S4)
         self.commands_applied = 0             # commands accepted (only to date the undo record)
         self.undo: ThrowUndo | None = None    # the state before the last throw (an override)
         self.undo_valid_at = -1               # the commands_applied at which undo is valid
@@ -173,13 +174,36 @@ class Game:
         refused), and a throw keeps its undo record only as ``replay`` says. A refused command
         raises what ``apply`` raises, as in ``replay``.
         """
-        # building the events and the undo records is about a fifth of a replay (valgrind on
-        # bench/rules.py's journal: 321 M instructions against 413 M, docs/commands.md "Speed")
+        # replay()'s loop without the generator (the events are not yielded to be dropped),
+        # and the count of commands played kept in a local, written to commands_applied only
+        # for the commands that read it (valgrind, bench/rules.py: docs/commands.md "Speed")
+        runners = RUNNERS
+        undo_runners = UNDO_RUNNERS
         self.quiet = True
-        before = self.commands_applied
+        before = played = self.commands_applied
+        it = chain(commands, (_END,))
+        command = next(it)
         try:
-            deque(self.replay(commands), maxlen=0)  # played through, the events dropped
+            for following in it:
+                if type(command) is not dict:
+                    unknown_command(command)
+                try:
+                    run = runners[command["command"]]
+                except (KeyError, TypeError):
+                    unknown_command(command)
+                if run in undo_runners:  # they date the undo record by commands_applied
+                    self.commands_applied = played
+                    # the undo kept only as replay() keeps it
+                    self.keep_undo = (following is _END or type(following) is not dict
+                                      or following.get("command") in UNDO_READERS)
+                events = run(self, command)
+                if self.leaving:
+                    pay_out_leavers(self, events)
+                played += 1
+                command = following
         finally:
+            self.commands_applied = played
+            self.keep_undo = True
             self.quiet = False
         return self.commands_applied - before
 
@@ -290,7 +314,7 @@ class Game:
         for bd in d["side_bets"]:
             bet = bet_from_dict(bd)
             g.bets[bet.id] = bet
-            if isinstance(bet, ComeBet) and bet.may_call_off:
+            if bet.kind == "come" and bet.may_call_off:
                 g.callable_bets.append(bet)
         g.used_ids = dict.fromkeys(d["used_ids"], True)
         g.warnings = {p: dict(w) for p, w in d["warnings"].items()}
@@ -356,7 +380,8 @@ class Game:
                     "R-P1", f"a come-out needs at least {self.rules.min_players} seated players; "
                             f"{len(self.seats)} seated: wait for more to join")
             c = self.center
-            if c is not None and c.open:
+            # CenterBet.open inline: a property is a call through C here (a come-out each)
+            if c is not None and c.amount != sum(c.fades.values()):
                 raise UncoveredCenterBet(
                     "R-C5", f"{c.open} of the center bet is not faded: the shooter takes it down "
                             f"(take_down) or calls no bet (no_bet), or someone fades it")

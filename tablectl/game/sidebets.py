@@ -1,16 +1,17 @@
 """Side bets between two players (R-S0..R-S7): terms, per-throw decision, true odds.
 
-Each bet kind is a small class whose ``decide`` states the rule: what one counted throw does to
-the bet, FOR (the backer of the event wins both stakes), AGAINST, OPEN, COME_POINT (a come bet
-gets its come point) or COUNT (a proposition with "within" counts the throw). ``decide`` changes
-nothing; the settlement (``sections/side_bets.py``) applies the answer.
+A side bet is one small value type, ``SideBet``, whatever its kind; each kind's rule is a small
+function (``DECIDE``: ``decide_line`` .. ``decide_proposition``) that states what one counted
+throw does to the bet: FOR (the backer of the event wins both stakes), AGAINST, OPEN,
+COME_POINT (a come bet gets its come point) or COUNT (a proposition with "within" counts the
+throw). ``decide`` changes nothing; the settlement (``sections/side_bets.py``) applies the
+answer.
 
 The settlement does not call ``decide``: each bet carries ``table``, its answers to every
 counted throw indexed by ``table_key`` (what the line did, and the ordered throw's
 ``dice_index``), built once from ``decide`` and shared by every bet with the same terms and
 progress. A throw then costs one tuple index per open bet, not a method call, and bets the
-line decides (line, point) are read the same way as the bets the dice decide.
-"""
+line decides (line, point) are read the same way as the bets the dice decide."""
 
 from __future__ import annotations
 
@@ -69,6 +70,7 @@ LINE_RESULTS = (LINE_NONE, NATURAL, CRAPS, POINT_SET, POINT_MADE, SEVEN_OUT)
 HARDWAY_TABLES: dict[int, tuple] = {}  # number -> table
 NUMBER_TABLES: dict[int, tuple] = {}   # number -> table
 COME_TABLES: dict[int | None, tuple] = {}  # come point (None: the bet's come-out) -> table
+LINE_TABLES: dict[str, tuple] = {}  # line, point -> table
 _PROPOSITION_TABLES: dict[tuple, tuple] = {}  # (wins mask, loses mask, counted) -> table
 
 
@@ -78,8 +80,8 @@ def _proposition_table(wins_mask: int, loses_mask: int, counted: bool) -> tuple[
     key = (wins_mask, loses_mask, counted)
     table = _PROPOSITION_TABLES.get(key)
     if table is None:
-        probe = PropositionBet(None, "", "", 0, 0, {"within": 1} if counted else {},
-                               (wins_mask, loses_mask, None))
+        probe = SideBet(None, "proposition", "", "", 0, 0, {"within": 1} if counted else {},
+                        (wins_mask, loses_mask, None))
         table = _PROPOSITION_TABLES[key] = decision_table(probe)
     return table
 
@@ -136,47 +138,105 @@ def parse_outcomes(value, field: str) -> tuple[list, int]:
 class SideBet:
     """A contract between two players: ``backer`` bets the event happens, ``layer`` that not.
 
-    stake_for / stake_against: units each side has in escrow; the winner takes both.
-    terms: the kind's fields as given to the odds module (canonical form).
+    bet_id: the id the players gave it. kind: its kind, one of ``KIND_RULE``'s. stake_for /
+    stake_against: units each side has in escrow; the winner takes both. terms: the kind's
+    fields as given to the odds module (canonical form). extra: a proposition's (wins mask,
+    loses mask, decision table) as ``parse_terms`` gives them; None: parsed from ``terms``.
+
+    One class for every kind: what a throw does to a bet of a kind is that kind's rule in
+    ``DECIDE``, and the kind's own fields (a come bet's come point, a number, a proposition's
+    outcomes and throws seen) are slots set for that kind only. Not a class a kind, because
+    the settlement reads the same fields of every open bet on every throw, and this Python
+    (3.11) specialises an attribute read for one class: over six classes each such read cost
+    about 150 machine instructions more (valgrind, docs/commands.md "Speed").
     """
 
-    __slots__ = ("id", "backer", "layer", "stake_for", "stake_against", "terms", "table")
-    kind = ""
-    rule = ""
-    keeps_progress = False  # whether a throw can change progress() (what a throw's undo keeps)
-    # the decision table of a kind whose bets all share one (line, point), for SideBet's init
-    kind_table: tuple[int, ...] | None = None
+    __slots__ = ("id", "kind", "backer", "layer", "stake_for", "stake_against", "terms",
+                 "table", "keeps_progress",
+                 "come_point", "may_call_off", "carried", "kept_by",  # come (R-S3, R-S4)
+                 "number",  # hardway, number (R-S5, R-S6)
+                 "wins_mask", "loses_mask", "within", "seen")  # proposition (R-S7)
 
-    def __init__(self, bet_id, backer: str, layer: str, stake_for: int, stake_against: int,
-                 terms: dict, extra=None) -> None:
-        # the kinds with fields of their own set these six themselves rather than call this
-        # (a bet is made about 2.4 times a throw; timeit on the loaded VM: 0.73 us a come bet
-        # against 1.21 us with the chained call), one store each: as one tuple built and
-        # unpacked they cost 1.6% more machine instructions a rebuild (valgrind)
+    def __init__(self, bet_id, kind: str, backer: str, layer: str, stake_for: int,
+                 stake_against: int, terms: dict, extra=None) -> None:
         self.id = bet_id
+        self.kind = kind
         self.backer = backer
         self.layer = layer
         self.stake_for = stake_for
         self.stake_against = stake_against
         self.terms = terms
-        self.table = self.kind_table  # the settlement's answers (see decision_table)
+        # the kind's own fields, the kinds in the order of how often they are made; table:
+        # the settlement's answers (see decision_table; None only while the tables are built);
+        # keeps_progress: whether a throw can change progress() (what a throw's undo keeps)
+        if kind == "proposition":
+            within = self.within = terms.get("within")  # None: no limit on throws
+            if extra is None:  # rebuilt from a snapshot: parse the stored terms again
+                wm, lm = _parse_proposition(terms["wins"], terms.get("loses"), within)[2:]
+                extra = wm, lm, _proposition_table(wm, lm, within is not None)
+            self.wins_mask, self.loses_mask, self.table = extra
+            self.seen = 0
+            self.keeps_progress = within is not None
+        elif kind == "hardway" or kind == "number":
+            number = self.number = terms["number"]
+            self.table = (HARDWAY_TABLES if kind == "hardway" else NUMBER_TABLES).get(number)
+            self.keeps_progress = False
+        elif kind == "come":
+            self.come_point: int | None = None
+            self.table = COME_TABLES.get(None)
+            self.may_call_off = False  # R-S4: the shooter made his point before the come point
+            self.carried = False
+            self.kept_by: str | None = None  # who said "carry" while the option is open
+            self.keeps_progress = True
+        elif kind in LINE_KINDS:
+            self.table = LINE_TABLES.get(kind)
+            self.keeps_progress = False
+        else:
+            raise ValueError(f"unknown side bet kind {kind!r}; one of {', '.join(KIND_RULE)}")
 
-    def decide(self, idx: int, total: int, hard: bool, line: int) -> int:  # pragma: no cover
+    @property
+    def rule(self) -> str:
+        """The rule of the bet's kind (R-S1..R-S7)."""
+        return KIND_RULE[self.kind]
+
+    def decide(self, idx: int, total: int, hard: bool, line: int) -> int:
         """What the counted throw (``idx`` its ``dice_index``, ``total``, ``hard``: a pair)
         does to the bet, given what the line did (``line``); changes nothing."""
-        raise NotImplementedError
+        return DECIDE[self.kind](self, idx, total, hard, line)
+
+    def set_come_point(self, come_point: int | None) -> None:
+        """A come bet's come point (R-S3); None: its own come-out is still to come."""
+        self.come_point = come_point
+        self.table = COME_TABLES[come_point]
 
     def callable_by_either(self) -> bool:
         """Whether either party may call the bet off now (R-S6; R-S4 for come bets)."""
-        return False
+        if self.kind == "come":
+            return self.may_call_off
+        return self.kind == "number"
 
     # -- snapshot -------------------------------------------------------------------------
     def progress(self) -> dict:
         """The kind's state that changes while the bet is open (for snapshots)."""
+        if self.kind == "come":
+            d = {"come_point": self.come_point, "may_call_off": self.may_call_off,
+                 "carried": self.carried}
+            if self.kept_by is not None:
+                d["kept_by"] = self.kept_by
+            return d
+        if self.kind == "proposition" and self.within is not None:
+            return {"throws_seen": self.seen}
         return {}
 
     def restore(self, progress: dict) -> None:
-        pass
+        """Put back what ``progress()`` gave."""
+        if self.kind == "come":
+            self.set_come_point(progress["come_point"])
+            self.may_call_off = progress["may_call_off"]
+            self.carried = progress["carried"]
+            self.kept_by = progress.get("kept_by")
+        elif self.kind == "proposition":
+            self.seen = progress.get("throws_seen", 0)
 
     def public(self) -> dict:
         d = {
@@ -197,217 +257,95 @@ class SideBet:
         }
 
 
-class LineBet(SideBet):
+# Each kind's rule: what one counted throw does to a bet of that kind (SideBet.decide).
+
+def decide_line(bet: SideBet, idx: int, total: int, hard: bool, line: int) -> int:
     """R-S1: right (for: the dice pass) against wrong, decided like the line."""
-
-    __slots__ = ()
-    kind = "line"
-    rule = "R-S1"
-
-    def decide(self, idx, total, hard, line):
-        if line == NATURAL or line == POINT_MADE:
-            return FOR
-        if line == CRAPS or line == SEVEN_OUT:
-            return AGAINST
-        return OPEN
+    if line == NATURAL or line == POINT_MADE:
+        return FOR
+    if line == CRAPS or line == SEVEN_OUT:
+        return AGAINST
+    return OPEN
 
 
-
-
-class PointBet(SideBet):
+def decide_point(bet: SideBet, idx: int, total: int, hard: bool, line: int) -> int:
     """R-S2: the shooter makes his point (for) or sevens out (against)."""
-
-    __slots__ = ()
-    kind = "point"
-    rule = "R-S2"
-
-    def decide(self, idx, total, hard, line):
-        if line == POINT_MADE:
-            return FOR
-        if line == SEVEN_OUT:
-            return AGAINST
-        return OPEN
+    if line == POINT_MADE:
+        return FOR
+    if line == SEVEN_OUT:
+        return AGAINST
+    return OPEN
 
 
-
-
-class ComeBet(SideBet):
+def decide_come(bet: SideBet, idx: int, total: int, hard: bool, line: int) -> int:
     """R-S3/R-S4: the dice pass counting from the next throw, the bet's own come-out."""
-
-    __slots__ = ("come_point", "may_call_off", "carried", "kept_by")
-    kind = "come"
-    rule = "R-S3"
-    keeps_progress = True
-
-    def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
-        # SideBet's six, inline (see SideBet.__init__)
-        self.id = bet_id
-        self.backer = backer
-        self.layer = layer
-        self.stake_for = stake_for
-        self.stake_against = stake_against
-        self.terms = terms
-        self.come_point: int | None = None
-        self.table = COME_TABLES.get(None)  # None only while the tables themselves are built
-        self.may_call_off = False  # R-S4: the shooter made his point before the come point
-        self.carried = False
-        self.kept_by: str | None = None  # the party who said "carry" while the option is open
-
-    def set_come_point(self, come_point: int | None) -> None:
-        self.come_point = come_point
-        self.table = COME_TABLES[come_point]
-
-    def decide(self, idx, total, hard, line):
-        cp = self.come_point
-        if cp is None:
-            if total == 7 or total == 11:
-                return FOR
-            if total == 2 or total == 3 or total == 12:
-                return AGAINST
-            return COME_POINT
-        if total == cp:
+    cp = bet.come_point
+    if cp is None:
+        if total == 7 or total == 11:
             return FOR
-        if total == 7:
+        if total == 2 or total == 3 or total == 12:
             return AGAINST
-        return OPEN
-
-    def callable_by_either(self) -> bool:
-        return self.may_call_off
-
-    def progress(self) -> dict:
-        d = {"come_point": self.come_point, "may_call_off": self.may_call_off,
-             "carried": self.carried}
-        if self.kept_by is not None:
-            d["kept_by"] = self.kept_by
-        return d
-
-    def restore(self, progress: dict) -> None:
-        self.set_come_point(progress["come_point"])
-        self.may_call_off = progress["may_call_off"]
-        self.carried = progress["carried"]
-        self.kept_by = progress.get("kept_by")
+        return COME_POINT
+    if total == cp:
+        return FOR
+    if total == 7:
+        return AGAINST
+    return OPEN
 
 
-class HardwayBet(SideBet):
+def decide_hardway(bet: SideBet, idx: int, total: int, hard: bool, line: int) -> int:
     """R-S5: the number thrown as a pair before a 7 or before it is thrown "easy"."""
-
-    __slots__ = ("number",)
-    kind = "hardway"
-    rule = "R-S5"
-
-    def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
-        # SideBet's six, inline (see SideBet.__init__)
-        self.id = bet_id
-        self.backer = backer
-        self.layer = layer
-        self.stake_for = stake_for
-        self.stake_against = stake_against
-        self.terms = terms
-        self.number = terms["number"]
-        self.table = HARDWAY_TABLES.get(self.number)  # None only while they are built
-
-    def decide(self, idx, total, hard, line):
-        if total == self.number:
-            return FOR if hard else AGAINST
-        if total == 7:
-            return AGAINST
-        return OPEN
+    if total == bet.number:
+        return FOR if hard else AGAINST
+    if total == 7:
+        return AGAINST
+    return OPEN
 
 
-class NumberBet(SideBet):
+def decide_number(bet: SideBet, idx: int, total: int, hard: bool, line: int) -> int:
     """R-S6: an agreed total before a 7; either party may call it off before it is decided."""
-
-    __slots__ = ("number",)
-    kind = "number"
-    rule = "R-S6"
-
-    def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
-        # SideBet's six, inline (see SideBet.__init__)
-        self.id = bet_id
-        self.backer = backer
-        self.layer = layer
-        self.stake_for = stake_for
-        self.stake_against = stake_against
-        self.terms = terms
-        self.number = terms["number"]
-        self.table = NUMBER_TABLES.get(self.number)  # None only while they are built
-
-    def decide(self, idx, total, hard, line):
-        if total == self.number:
-            return FOR
-        if total == 7:
-            return AGAINST
-        return OPEN
-
-    def callable_by_either(self) -> bool:
-        return True
+    if total == bet.number:
+        return FOR
+    if total == 7:
+        return AGAINST
+    return OPEN
 
 
-class PropositionBet(SideBet):
-    """R-S7: a ``wins`` outcome within n throws and/or before a ``loses`` outcome."""
-
-    # keeps_progress per bet: without "within" a throw never changes its progress
-    __slots__ = ("wins_mask", "loses_mask", "within", "seen", "keeps_progress")
-    kind = "proposition"
-    rule = "R-S7"
-
-    def __init__(self, bet_id, backer, layer, stake_for, stake_against, terms, extra=None):
-        # SideBet's six, inline (see SideBet.__init__)
-        self.id = bet_id
-        self.backer = backer
-        self.layer = layer
-        self.stake_for = stake_for
-        self.stake_against = stake_against
-        self.terms = terms
-        within = self.within = terms.get("within")  # None: no limit on throws
-        if extra is None:  # rebuilt from a snapshot: parse the stored terms again
-            wm, lm = _parse_proposition(terms["wins"], terms.get("loses"), within)[2:]
-            extra = wm, lm, _proposition_table(wm, lm, within is not None)
-        self.wins_mask, self.loses_mask, self.table = extra
-        self.seen = 0
-        self.keeps_progress = within is not None
-
-    def decide(self, idx, total, hard, line):
-        """COUNT: the throw counts towards "within"; the bet is lost (AGAINST) on the throw
-        that reaches it (the settlement counts)."""
-        bit = 1 << idx
-        if self.wins_mask & bit:
-            return FOR
-        if self.loses_mask & bit:
-            return AGAINST
-        if self.within is not None:
-            return COUNT
-        return OPEN
-
-    def progress(self) -> dict:
-        return {"throws_seen": self.seen} if self.within is not None else {}
-
-    def restore(self, progress: dict) -> None:
-        self.seen = progress.get("throws_seen", 0)
+def decide_proposition(bet: SideBet, idx: int, total: int, hard: bool, line: int) -> int:
+    """R-S7: a ``wins`` outcome within n throws and/or before a ``loses`` outcome. COUNT:
+    the throw counts towards "within"; the bet is lost (AGAINST) on the throw that reaches
+    it (the settlement counts)."""
+    bit = 1 << idx
+    if bet.wins_mask & bit:
+        return FOR
+    if bet.loses_mask & bit:
+        return AGAINST
+    if bet.within is not None:
+        return COUNT
+    return OPEN
 
 
-def _probe(cls, **progress) -> SideBet:
-    """A bet of ``cls`` with no parties, to ask its decide() (the tables are built from it)."""
-    bet = cls(None, "", "", 0, 0, {"number": progress.pop("number", 0)})
+DECIDE = {"line": decide_line, "point": decide_point, "come": decide_come,
+          "hardway": decide_hardway, "number": decide_number,
+          "proposition": decide_proposition}
+LINE_KINDS = ("line", "point")  # decided by the line alone: one table a kind
+
+
+def _probe(kind: str, **progress) -> SideBet:
+    """A bet of ``kind`` with no parties, to ask its decide() (the tables are built from it)."""
+    bet = SideBet(None, kind, "", "", 0, 0, {"number": progress.pop("number", 0)})
     for name, value in progress.items():
         setattr(bet, name, value)
     return bet
 
 
 HARDWAY_TABLES.update(
-    {n: decision_table(_probe(HardwayBet, number=n)) for n in HARDWAY_NUMBERS})
+    {n: decision_table(_probe("hardway", number=n)) for n in HARDWAY_NUMBERS})
 NUMBER_TABLES.update(
-    {n: decision_table(_probe(NumberBet, number=n)) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)})
+    {n: decision_table(_probe("number", number=n)) for n in (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)})
 COME_TABLES.update(
-    {cp: decision_table(_probe(ComeBet, come_point=cp)) for cp in (None, *POINT_NUMBERS)})
-LineBet.kind_table = decision_table(_probe(LineBet))
-PointBet.kind_table = decision_table(_probe(PointBet))
-
-
-BET_CLASSES = {
-    cls.kind: cls
-    for cls in (LineBet, PointBet, ComeBet, HardwayBet, NumberBet, PropositionBet)
-}
+    {cp: decision_table(_probe("come", come_point=cp)) for cp in (None, *POINT_NUMBERS)})
+LINE_TABLES.update({kind: decision_table(_probe(kind)) for kind in LINE_KINDS})
 
 
 def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
@@ -426,14 +364,24 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
                                "\"6-5\", or a list of them")
         wins, loses, within = cmd["wins"], cmd.get("loses"), cmd.get("within")
         # the same proposition is usually offered again and again: its parsing is cached; the
-        # keys hold the types too, else True or 8.0 would hit the entries of 1 and 8. Lists
-        # (the usual form) go by one flat key in a plain dict, which holds the finished result
-        # (about 15% fewer machine instructions a proposition than the nested key and the
-        # lru_cache, counted with valgrind)
+        # keys must tell the types apart, else True or 8.0 would hit the entries of 1 and 8.
+        # Lists (the usual form) go by one flat key in a plain dict, which holds the finished
+        # result: the values alone when each is an int or a str (what JSON gives a well-formed
+        # outcome; those equal only their own type), else the values and their types. The
+        # types are checked with type() in a loop, one specialised bytecode each, not with
+        # map(type, ...), a call through C per value (valgrind: about 3,000 machine
+        # instructions less a proposition, docs/commands.md "Speed")
         if type(wins) is list and (loses is None or type(loses) is list):
-            raw = (tuple(wins), tuple(map(type, wins)),
-                   None if loses is None else tuple(loses),
-                   None if loses is None else tuple(map(type, loses)), within, type(within))
+            wins_key = tuple(wins)
+            loses_key = None if loses is None else tuple(loses)
+            for value in wins_key if loses_key is None else wins_key + loses_key:
+                if type(value) is not int and type(value) is not str:
+                    raw = (wins_key, tuple(map(type, wins)), loses_key,
+                           None if loses is None else tuple(map(type, loses)), within,
+                           type(within))
+                    break
+            else:
+                raw = (wins_key, loses_key, within, type(within))
             try:
                 parsed = _PROPOSITIONS_PARSED.get(raw)
             except TypeError:  # something unhashable: the uncached parse says what is wrong
@@ -562,7 +510,7 @@ def true_odds(kind: str, key: int, point: int | None, stake_for: int,
 
 def bet_from_dict(d: dict) -> SideBet:
     """Rebuild a bet from ``SideBet.to_dict()``."""
-    cls = BET_CLASSES[d["kind"]]
-    bet = cls(d["id"], d["backer"], d["layer"], d["stake_for"], d["stake_against"], d["terms"])
+    bet = SideBet(d["id"], d["kind"], d["backer"], d["layer"], d["stake_for"],
+                  d["stake_against"], d["terms"])
     bet.restore(d["progress"])
     return bet

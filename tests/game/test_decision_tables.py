@@ -26,6 +26,7 @@ from tablectl.game.sidebets import (
     HARDWAY_TABLES,
     LINE_NONE,
     LINE_RESULTS,
+    LINE_TABLES,
     NATURAL,
     NUMBER_TABLES,
     OPEN,
@@ -33,12 +34,7 @@ from tablectl.game.sidebets import (
     POINT_SET,
     SEVEN_OUT,
     THROWS,
-    ComeBet,
-    HardwayBet,
-    LineBet,
-    NumberBet,
-    PointBet,
-    PropositionBet,
+    SideBet,
     bet_from_dict,
     dice_index,
     parse_terms,
@@ -68,16 +64,16 @@ def test_table_keys_cover_every_throw_and_line_once():
 
 def test_the_shared_tables_are_decide_on_every_throw():
     for n, tab in HARDWAY_TABLES.items():
-        bet = HardwayBet("h", "a", "b", 1, 1, {"number": n})
+        bet = SideBet("h", "hardway", "a", "b", 1, 1, {"number": n})
         assert bet.table is tab
         assert tab == decided(bet)
         assert tab[table_key(dice_index(n // 2, n // 2), LINE_NONE)] == FOR  # R-S5: the pair
     for n, tab in NUMBER_TABLES.items():
-        bet = NumberBet("n", "a", "b", 1, 1, {"number": n})
+        bet = SideBet("n", "number", "a", "b", 1, 1, {"number": n})
         assert bet.table is tab
         assert tab == decided(bet)
     for cp, tab in COME_TABLES.items():
-        bet = ComeBet("c", "a", "b", 1, 1, {})
+        bet = SideBet("c", "come", "a", "b", 1, 1, {})
         bet.set_come_point(cp)
         assert bet.table is tab
         assert tab == decided(bet)
@@ -86,16 +82,17 @@ def test_the_shared_tables_are_decide_on_every_throw():
 
 
 def test_line_bets_answer_by_the_line():
-    for cls in (LineBet, PointBet):
-        bet = cls("l", "a", "b", 1, 1, {})
-        assert bet.table is cls.kind_table
+    for kind in ("line", "point"):
+        bet = SideBet("l", kind, "a", "b", 1, 1, {})
+        assert bet.table is LINE_TABLES[kind]
         assert bet.table == decided(bet)
     eleven = dice_index(6, 5)
-    assert LineBet.kind_table[table_key(eleven, NATURAL)] == FOR
-    assert LineBet.kind_table[table_key(dice_index(1, 1), CRAPS)] == AGAINST
-    assert PointBet.kind_table[table_key(dice_index(2, 2), POINT_MADE)] == FOR
-    assert PointBet.kind_table[table_key(dice_index(3, 4), SEVEN_OUT)] == AGAINST
-    assert LineBet.kind_table[table_key(dice_index(2, 2), POINT_SET)] == OPEN
+    line, point = LINE_TABLES["line"], LINE_TABLES["point"]
+    assert line[table_key(eleven, NATURAL)] == FOR
+    assert line[table_key(dice_index(1, 1), CRAPS)] == AGAINST
+    assert point[table_key(dice_index(2, 2), POINT_MADE)] == FOR
+    assert point[table_key(dice_index(3, 4), SEVEN_OUT)] == AGAINST
+    assert line[table_key(dice_index(2, 2), POINT_SET)] == OPEN
 
 
 PROPOSITIONS = (
@@ -112,7 +109,7 @@ PROPOSITIONS = (
 def test_proposition_tables_are_decide_and_a_snapshot_rebuilds_them():
     for fields in PROPOSITIONS:
         terms, _key, extra = parse_terms("proposition", fields)
-        bet = PropositionBet("p", "a", "b", 1, 1, terms, extra)
+        bet = SideBet("p", "proposition", "a", "b", 1, 1, terms, extra)
         assert bet.table == decided(bet)
         assert (COUNT in bet.table) == ("within" in fields)
         again = bet_from_dict(bet.to_dict())
@@ -150,7 +147,7 @@ def expected_settlement(game: Game, d1: int, d2: int):
     won, come_points, progress = {}, [], {}
     for bet in game.bets.values():
         copy = bet_from_dict(bet.to_dict())
-        if isinstance(copy, ComeBet) and copy.may_call_off:  # R-S4: the option lapses
+        if copy.kind == "come" and copy.may_call_off:  # R-S4: the option lapses
             copy.may_call_off, copy.carried, copy.kept_by = False, True, None
         r = copy.decide(idx, total, hard, line)
         if r == COUNT:
@@ -165,7 +162,7 @@ def expected_settlement(game: Game, d1: int, d2: int):
         elif r == AGAINST:
             won[copy.id] = (copy.layer, copy.stake_for)
         else:
-            if line == POINT_MADE and isinstance(copy, ComeBet) and copy.come_point is not None:
+            if line == POINT_MADE and copy.kind == "come" and copy.come_point is not None:
                 copy.may_call_off = True
             progress[copy.id] = copy.progress()
     return won, come_points, progress

@@ -132,7 +132,12 @@ def test_a_malformed_command_is_refused_with_the_error_apply_gives(bad, how):
         else:
             g.rebuild(before + [bad] + [{"command": "throw", "dice": [3, 4]}])
     assert str(by_replay.value) == str(by_apply.value)
+    # and no other exception shown with it (rebuild refuses while it handles a KeyError)
+    for refusal in (by_apply.value, by_replay.value):
+        assert refusal.__cause__ is None
+        assert refusal.__context__ is None or refusal.__suppress_context__
     assert g.state() == straight.state()  # the commands before it, nothing after
+    assert g.commands_applied == straight.commands_applied
     assert not g.quiet and g.keep_undo
 
 

@@ -290,8 +290,11 @@ def test_R_S0_settlement_events_name_player_and_units():
 def test_R_S7_lookalike_values_are_not_taken_from_the_parse_cache():
     g = table(3)
     run(g, side("ok", "proposition", "bob", "cy", 1, 1, wins=[8], within=1))
+    run(g, side("ok2", "proposition", "bob", "cy", 1, 1, wins=[8], loses=[7, 4]))
     for i, bad in enumerate(({"wins": [8.0], "within": 1}, {"wins": [True], "within": 1},
-                             {"wins": [8], "within": True}, {"wins": 8.0, "within": 1})):
+                             {"wins": [8], "within": True}, {"wins": 8.0, "within": 1},
+                             {"wins": [8], "loses": [7, 4.0]},
+                             {"wins": [8], "loses": [7.0, 4]})):
         cmd = side(f"bad{i}", "proposition", "bob", "cy", 1, 1, **bad)
         with pytest.raises(CommandError):
             g.apply(cmd)

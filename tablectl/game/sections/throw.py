@@ -134,7 +134,10 @@ def throw(game: Game, d1: int, d2: int, who: str | None) -> list[dict]:
 def run_throw(game: Game, command: dict) -> list[dict]:
     """The throw command: the well-formed throw by the shooter checked inline, the most
     frequent command (parse_throw says what is wrong with any other)."""
-    dice = command.get("dice")
+    try:  # a subscript, not get(): no method call
+        dice = command["dice"]
+    except KeyError:
+        dice = None
     if type(dice) is list and len(dice) == 2 and "player" not in command:
         d1, d2 = dice
         if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
@@ -191,8 +194,8 @@ def throw_counts(game: Game, d1: int, d2: int) -> list[dict]:
     if game.center is not None and line != LINE_NONE and line != POINT_SET:
         settle_center(game, line == NATURAL or line == POINT_MADE, events)
     if game.bets:
-        # table_key(dice_index(d1, d2), line), inline
-        settle_side_bets(game, line * 36 + (d1 - 1) * 6 + d2 - 1, total, line, events, keep)
+        # table_key(dice_index(d1, d2), line), inline: line * 36 + (d1 - 1) * 6 + d2 - 1
+        settle_side_bets(game, line * 36 + d1 * 6 + d2 - 7, total, line, events, keep)
     if line == SEVEN_OUT:  # R-D1: the dice pass clockwise from whose turn it was
         turn = game.turn_of
         nxt = next_eligible(game, turn)
