@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import struct
 
 import segno
@@ -63,9 +64,12 @@ def png_size(png: bytes | None) -> tuple[int, int] | None:
 @bp.get("/qr.svg")
 def qr_svg():
     """A QR code of the dashboard's address (for players to scan off the operator's phone)."""
-    svg = segno.make(dashboard_url(), error="m").svg_inline(scale=6, border=2, dark="#111",
-                                                          light="#fff")
-    return Response(svg, mimetype="image/svg+xml")
+    # a standalone SVG document: an <img> shows nothing without the SVG namespace, which
+    # segno's svg_inline() leaves out (it is made for inline HTML)
+    out = io.BytesIO()
+    segno.make(dashboard_url(), error="m").save(out, kind="svg", scale=6, border=2,
+                                                dark="#111", light="#fff")
+    return Response(out.getvalue(), mimetype="image/svg+xml")
 
 
 def _calibration_available() -> bool:

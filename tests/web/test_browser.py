@@ -189,6 +189,27 @@ def test_operator_rules_a_cocked_die_and_the_public_page_settles(served, browser
     op.close()
 
 
+def test_the_console_shows_a_qr_code_that_scans_to_the_dashboard(served, browser):
+    import cv2
+    import numpy as np
+
+    _, server = served
+    op = Phone(browser, server.url)
+    page = op.open("/operator/login")
+    page.fill("#pin", PIN)
+    page.click("#login button[type=submit]")
+    page.wait_for_url("**/operator")
+    qr = page.locator("img.qr")
+    qr.scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelector('img.qr').complete")
+    assert page.evaluate("document.querySelector('img.qr').naturalWidth") > 0, \
+        "the QR code's picture did not load"
+    png = np.frombuffer(qr.screenshot(), np.uint8)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imdecode(png, cv2.IMREAD_COLOR))
+    assert text == server.url
+    op.close()
+
+
 def test_a_reconnect_after_the_stream_drops_misses_no_event(served, browser):
     table, server = served
     phone = Phone(browser, server.url)
