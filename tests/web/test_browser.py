@@ -78,6 +78,14 @@ class Phone:
         self.page.goto(self.base + path.lstrip("/"))
         return self.page
 
+    def log_in(self):
+        """Log in at /operator/login with the test PIN; the console's page."""
+        page = self.open("/operator/login")
+        page.fill("#pin", PIN)
+        page.click("#login button[type=submit]")
+        page.wait_for_url("**/operator")
+        return page
+
     def close(self):
         self.context.close()
 
@@ -195,10 +203,7 @@ def test_the_console_shows_a_qr_code_that_scans_to_the_dashboard(served, browser
 
     _, server = served
     op = Phone(browser, server.url)
-    page = op.open("/operator/login")
-    page.fill("#pin", PIN)
-    page.click("#login button[type=submit]")
-    page.wait_for_url("**/operator")
+    page = op.log_in()
     qr = page.locator("img.qr")
     qr.scroll_into_view_if_needed()
     page.wait_for_function("() => document.querySelector('img.qr').complete")
@@ -264,10 +269,7 @@ def test_calibration_from_the_phone(tmp_path, browser):
                          calibrator=Calibrator(lambda: image, config))
     try:
         phone = Phone(browser, server.url)
-        page = phone.open("/operator/login")
-        page.fill("#pin", PIN)
-        page.click("#login button[type=submit]")
-        page.wait_for_url("**/operator")
+        phone.log_in()
         page = phone.open("/operator/calibrate")
         page.wait_for_function("() => document.getElementById('frame').naturalWidth > 0")
         box = page.locator("#frame").bounding_box()
