@@ -120,6 +120,11 @@ def test_a_throw_shows_within_a_second(served, browser):
     text = page.inner_text("main")
     assert "point set" in text and "Point 6: the shooter needs 6 before a 7" in text
     assert "ann throws 5 + 1 = 6" in page.inner_text("#feed")
+    # one line per event, without a count in front: inside the feed's scroll box a count of
+    # two digits lost its first one ("2." for 12), and it numbered nothing a player knows
+    markers = page.eval_on_selector_all(
+        "#feed li", "els => els.map(e => getComputedStyle(e).listStyleType)")
+    assert len(markers) >= 10 and set(markers) == {"none"}, markers
     shot(page, "phone-view")
     assert phone.outside == [] and phone.errors == []
     phone.close()
