@@ -51,7 +51,19 @@ def ruling_context() -> dict:
     if pending and pending.get("throw"):
         png = current_app.extensions["tablectl.table"].throw_image(pending["throw"])
         ctx["image_size"] = png_size(png)
+    ctx["override_open"] = override_open(ctx["snap"])
     return ctx
+
+
+def override_open(snap: dict) -> bool:
+    """Whether the game still takes an override of the last throw (R-I2): it counted, and
+    nothing but its warning (R-I3) was journaled after it. The console offers the form only
+    then, rather than one the rules will refuse."""
+    last = snap.get("last_throw") or {}
+    if last.get("kind") not in ("counts", "warning") or last.get("throw") is None:
+        return False
+    after = snap.get("seq", 0) - last["throw"]
+    return after == 0 or (after == 1 and last["kind"] == "warning")
 
 
 def png_size(png: bytes | None) -> tuple[int, int] | None:
