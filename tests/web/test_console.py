@@ -56,3 +56,10 @@ def test_a_void_throw_is_not_offered_for_override(table, operator):
     assert 'id="override-form"' not in html
     r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "it hit"})
     assert r.status_code == 409
+
+
+def test_the_login_page_names_the_reset_command_as_code(client):
+    for lang in ("en", "ru"):
+        html = client.get(f"/operator/login?lang={lang}").data.decode()
+        assert "<code>tablectl pin reset</code>" in html, lang
+        assert "`" not in html, f"a Markdown backtick shown as it is ({lang})"
