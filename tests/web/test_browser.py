@@ -220,6 +220,30 @@ def test_the_console_shows_a_qr_code_that_scans_to_the_dashboard(served, browser
     op.close()
 
 
+def test_a_refusal_shows_its_rule_and_the_games_figures(tmp_path, browser):
+    table = Table(Journal.open(tmp_path / "evening.sqlite"))
+    write_pin(tmp_path / "state", PIN)
+    server = serve.start(table, host="127.0.0.1", port=0, state_dir=tmp_path / "state")
+    try:
+        play(table, OPENING[:4])  # ann's center bet of 10, nobody has faded it yet
+        op = Phone(browser, server.url)
+        page = op.log_in()
+        page.evaluate("document.getElementById('group-center').open = true")
+        fade = page.locator('form.cmd[data-command="fade"]')
+        fade.locator('[name="player"]').fill("bob")
+        fade.locator('[name="amount"]').fill("50")
+        fade.locator("button[type=submit]").click()
+        page.wait_for_selector("#result.refused", timeout=3000)
+        said = page.inner_text("#result")
+        assert "R-C6" in said
+        assert "the bet is 10, 0 faded, 10 open" in said, said  # what to do, with the figures
+        assert said.count("faders may not fade more than the shooter's bet") == 1, said
+        op.close()
+    finally:
+        server.stop()
+        table.close()
+
+
 def test_a_reconnect_after_the_stream_drops_misses_no_event(served, browser):
     table, server = served
     phone = Phone(browser, server.url)
