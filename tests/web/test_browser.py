@@ -220,28 +220,55 @@ def test_the_console_shows_a_qr_code_that_scans_to_the_dashboard(served, browser
     op.close()
 
 
-def test_a_refusal_shows_its_rule_and_the_games_figures(tmp_path, browser):
+@pytest.fixture
+def fresh(tmp_path):
+    """A table of its own (for a test that must know its state), served; ann's center bet of
+    10 is up and nobody has faded it yet."""
     table = Table(Journal.open(tmp_path / "evening.sqlite"))
     write_pin(tmp_path / "state", PIN)
     server = serve.start(table, host="127.0.0.1", port=0, state_dir=tmp_path / "state")
-    try:
-        play(table, OPENING[:4])  # ann's center bet of 10, nobody has faded it yet
-        op = Phone(browser, server.url)
-        page = op.log_in()
-        page.evaluate("document.getElementById('group-center').open = true")
-        fade = page.locator('form.cmd[data-command="fade"]')
-        fade.locator('[name="player"]').fill("bob")
-        fade.locator('[name="amount"]').fill("50")
-        fade.locator("button[type=submit]").click()
-        page.wait_for_selector("#result.refused", timeout=3000)
-        said = page.inner_text("#result")
-        assert "R-C6" in said
-        assert "the bet is 10, 0 faded, 10 open" in said, said  # what to do, with the figures
-        assert said.count("faders may not fade more than the shooter's bet") == 1, said
-        op.close()
-    finally:
-        server.stop()
-        table.close()
+    play(table, OPENING[:4])
+    yield table, server
+    server.stop()
+    table.close()
+
+
+def console_form(page, group: str, command: str):
+    page.evaluate(f"document.getElementById('group-{group}').open = true")
+    return page.locator(f'form.cmd[data-command="{command}"]')
+
+
+def test_a_refusal_shows_its_rule_and_the_games_figures(fresh, browser):
+    _, server = fresh
+    op = Phone(browser, server.url)
+    fade = console_form(op.log_in(), "center", "fade")
+    fade.locator('[name="player"]').fill("bob")
+    fade.locator('[name="amount"]').fill("50")
+    fade.locator("button[type=submit]").click()
+    op.page.wait_for_selector("#result.refused", timeout=3000)
+    said = op.page.inner_text("#result")
+    assert "R-C6" in said
+    assert "the bet is 10, 0 faded, 10 open" in said, said  # what to do, with the figures
+    assert said.count("faders may not fade more than the shooter's bet") == 1, said
+    op.close()
+
+
+def test_a_throw_by_hand_needs_both_faces_chosen(fresh, browser):
+    table, server = fresh
+    table.submit({"command": "fade", "player": "bob", "amount": 10})
+    before = table.state()["seq"]
+    op = Phone(browser, server.url)
+    form = console_form(op.log_in(), "dice", "throw")
+    form.locator("button[type=submit]").click()  # a tap before choosing: no 1 + 1 thrown
+    time.sleep(0.5)
+    assert table.state()["seq"] == before
+    dice = form.locator('select[name="dice"]')
+    dice.nth(0).select_option("3")
+    dice.nth(1).select_option("4")
+    form.locator("button[type=submit]").click()
+    op.page.wait_for_selector("#result.done", timeout=3000)
+    assert table.journal_rows(before)[-1].command == {"command": "throw", "dice": [3, 4]}
+    op.close()
 
 
 def test_a_reconnect_after_the_stream_drops_misses_no_event(served, browser):
