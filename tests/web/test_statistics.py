@@ -117,3 +117,13 @@ def test_the_chart_spreads_the_totals_across_its_width():
     slot = (360 - 30 - 8) / 11  # the plot's width over the eleven totals
     gaps = [b - a for a, b in zip(xs[:-1], xs[1:], strict=True)]
     assert all(g == pytest.approx(slot, abs=0.2) for g in gaps), gaps
+
+
+def test_the_tests_speak_from_the_throws_docs_dashboard_md_names():
+    rows = fair_rows(5)  # 180 throws
+    assert st.record(rows[:14]).verdict == "too_few"
+    fifteen = st.record(rows[:15])
+    assert fifteen.faces_test.enough and not fifteen.totals_test.enough
+    assert fifteen.verdict != "too_few"
+    assert not st.record(rows[:179]).totals_test.enough
+    assert st.record(rows).totals_test.enough
