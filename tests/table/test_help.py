@@ -1,0 +1,24 @@
+"""What `tablectl COMMAND --help` says to a person at a terminal."""
+
+from __future__ import annotations
+
+import pytest
+
+from tablectl.cli import SUBCOMMANDS, build_parser
+from tablectl.config import INSTALLED_CONFIG_PATH
+
+
+def help_of(name: str) -> str:
+    sub = next(a for a in build_parser()._actions if a.dest == "subcommand")
+    return sub.choices[name].format_help()
+
+
+@pytest.mark.parametrize("name", SUBCOMMANDS)
+def test_help_shows_no_markup_of_the_docstrings(name):
+    assert "``" not in help_of(name)
+
+
+def test_run_names_the_files_it_reads_when_none_is_given():
+    # on a Pi that is what install.sh wrote, not the checkout's copy
+    said = " ".join(help_of("run").split())
+    assert str(INSTALLED_CONFIG_PATH) in said and "firmware_config/table.toml" in said
