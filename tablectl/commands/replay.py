@@ -63,6 +63,12 @@ def _calibration_path(args) -> Path:
     return DEFAULT_CONFIG
 
 
+def _missing_path(source: str) -> bool:
+    """A source written as a path (not a camera, not an image pattern) that is not there."""
+    looks_like_path = "/" in source or "." in source
+    return looks_like_path and not any(c in source for c in "*?[") and not Path(source).exists()
+
+
 def _rules(path: Path | None):
     import tomllib
 
@@ -107,6 +113,11 @@ def run(args: argparse.Namespace) -> int:
     from vision.sources import CameraFault, SourceError, open_source
     from vision.tracker import ThrowTracker
 
+    if _missing_path(args.source):
+        print(f"tablectl replay: {args.source}: no such file or folder; give a video file, a "
+              f"folder of frames (such as fixtures/clips/01_both_hit) or a camera",
+              file=sys.stderr)
+        return 2
     try:
         cal = Calibration.load(_calibration_path(args))
         rules = _rules(args.rules)

@@ -1,10 +1,10 @@
-"""What `tablectl COMMAND --help` says to a person at a terminal."""
+"""What `tablectl COMMAND --help` and its errors say to a person at a terminal."""
 
 from __future__ import annotations
 
 import pytest
 
-from tablectl.cli import SUBCOMMANDS, build_parser
+from tablectl.cli import SUBCOMMANDS, build_parser, main
 from tablectl.config import INSTALLED_CONFIG_PATH
 
 
@@ -22,3 +22,9 @@ def test_run_names_the_files_it_reads_when_none_is_given():
     # on a Pi that is what install.sh wrote, not the checkout's copy
     said = " ".join(help_of("run").split())
     assert str(INSTALLED_CONFIG_PATH) in said and "firmware_config/table.toml" in said
+
+
+def test_replay_of_a_missing_clip_says_so(tmp_path, capsys):
+    assert main(["replay", str(tmp_path / "no_such_clip")]) == 2
+    err = capsys.readouterr().err
+    assert "no_such_clip: no such file or folder" in err and "video file" in err
