@@ -113,14 +113,13 @@ def run(args: argparse.Namespace) -> int:
     from vision.sources import CameraFault, SourceError, open_source
     from vision.tracker import ThrowTracker
 
-    if _missing_path(args.source):
-        print(f"tablectl replay: {args.source}: no such file or folder; give a video file, a "
-              f"folder of frames (such as fixtures/clips/01_both_hit) or a camera",
-              file=sys.stderr)
-        return 2
     try:
         cal = Calibration.load(_calibration_path(args))
         rules = _rules(args.rules)
+        if _missing_path(args.source):
+            raise SourceError(f"{args.source}: no such file or folder; give a video file, a "
+                              f"folder of frames (such as fixtures/clips/01_both_hit) or a "
+                              f"camera")
         source = open_source(args.source, fps=args.fps)
     except (CalibrationError, SourceError, ValueError, OSError, tomllib.TOMLDecodeError) as exc:
         print(f"tablectl replay: {exc}", file=sys.stderr)
