@@ -31,10 +31,20 @@ def login_page():
 def console():
     return render_template("operator.html", csrf_token=current_session().csrf_token,
                            dashboard_url=dashboard_url(), kinds=texts.KIND_NAMES,
-                           forms=forms.FORMS, groups=forms.GROUPS,
-                           audit=list(reversed(current_app.extensions["tablectl.table"]
-                                               .audit()[-AUDIT_SHOWN:])),
+                           forms=forms.FORMS, groups=forms.GROUPS, audit=last_audit(),
                            calibration=_calibration_available(), **ruling_context())
+
+
+@bp.get("/audit")
+@operator_page
+def audit_fragment():
+    """The audit card, re-fetched on every event (an act shows without reloading the page)."""
+    return render_template("_audit.html", audit=last_audit(), texts=texts)
+
+
+def last_audit() -> list[dict]:
+    """The last operator acts and sanctions, newest first."""
+    return list(reversed(current_app.extensions["tablectl.table"].audit()[-AUDIT_SHOWN:]))
 
 
 @bp.get("/ruling")

@@ -185,6 +185,9 @@ def test_operator_rules_a_cocked_die_and_the_public_page_settles(served, browser
     page.fill('#rule-form input[name="why"]', "leans on the other die, 4 on top")
     page.click('#rule-form button[value="dice"]')
     page.wait_for_selector("#result.done", timeout=3000)
+    # the console's audit shows the ruling without a reload
+    page.wait_for_function("() => document.querySelector('#audit').textContent"
+                           ".includes('leans on the other die')", timeout=3000)
 
     pub.wait_for_function("() => !document.querySelector('.banner.ruling')", timeout=3000)
     pub.wait_for_function(

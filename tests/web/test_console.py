@@ -63,3 +63,18 @@ def test_the_login_page_names_the_reset_command_as_code(client):
         html = client.get(f"/operator/login?lang={lang}").data.decode()
         assert "<code>tablectl pin reset</code>" in html, lang
         assert "`" not in html, f"a Markdown backtick shown as it is ({lang})"
+
+
+def test_the_audit_card_is_a_live_part_of_the_console(table, operator):
+    play(table, OPENING)
+    console = operator.client.get("/operator").data.decode()
+    assert 'data-fragment="/operator/audit"' in console
+    assert "No operator act or sanction yet." in operator.client.get("/operator/audit").data.decode()
+    throw(table, [3, 4])
+    operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "an 11, not a 7"})
+    card = operator.client.get("/operator/audit").data.decode()
+    assert "operator_ruling 5+6" in card and "an 11, not a 7" in card
+
+
+def test_the_audit_card_is_behind_the_pin(client):
+    assert client.get("/operator/audit").status_code in (302, 401)
