@@ -78,3 +78,11 @@ def test_the_audit_card_is_a_live_part_of_the_console(table, operator):
 
 def test_the_audit_card_is_behind_the_pin(client):
     assert client.get("/operator/audit").status_code in (302, 401)
+
+
+def test_the_last_throws_say_which_rule_voided_a_throw(table, client):
+    play(table, OPENING + [{"command": "dice_rolling"},
+                           {"command": "void", "rule": "R-I3", "reason": "neither die hit the back wall"}])
+    html = client.get("/view/table").data.decode()
+    card = html.split('class="card throws-card"', 1)[1].split("</section>", 1)[0]
+    assert "void" in card and "R-I3" in card and "neither die hit the back wall" in card
