@@ -23,6 +23,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
 
 playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="playwright is not installed (pip install playwright)")
@@ -53,9 +54,11 @@ def browser():
 class Phone:
     """A phone-sized page that records every request and blocks those leaving the machine."""
 
-    def __init__(self, browser, base: str) -> None:
-        self.context = browser.new_context(viewport=PHONE, device_scale_factor=2,
-                                           locale="en-US", is_mobile=True, has_touch=True)
+    def __init__(self, browser, base: str, viewport: dict | None = None) -> None:
+        wide = viewport is not None  # a laptop's window rather than a phone
+        self.context = browser.new_context(viewport=viewport or PHONE,
+                                           device_scale_factor=1 if wide else 2, locale="en-US",
+                                           is_mobile=not wide, has_touch=not wide)
         self.outside: list[str] = []
         host = urlparse(base).hostname
         self.context.route("**/*", self._route(host))
@@ -179,6 +182,15 @@ def test_operator_rules_a_cocked_die_and_the_public_page_settles(served, browser
     heading = page.locator("#ruling-screen h2").bounding_box()
     assert heading["y"] >= header["y"] + header["height"] - 1, (heading, header)
     shot(page, "ruling-screen", "#ruling-screen")
+    # on a laptop the picture leaves room for the faces to tap without scrolling past it
+    laptop = Phone(browser, server.url, viewport=LAPTOP)
+    wide = laptop.log_in()
+    wide.wait_for_function("() => document.querySelector('#ruling-image')?.naturalWidth > 0")
+    picture = wide.locator("#ruling-image").bounding_box()
+    assert picture["height"] <= 0.65 * LAPTOP["height"], picture
+    assert picture["width"] >= 0.4 * LAPTOP["width"], picture
+    assert wide.locator(".die-mark").count() == 2
+    laptop.close()
 
     page.click('.die-values[data-die="0"] label.face:nth-of-type(4)')  # 4
     page.click('.die-values[data-die="1"] label.face:nth-of-type(3)')  # 3: a natural 7
