@@ -28,3 +28,14 @@ def test_replay_of_a_missing_clip_says_so(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "no_such_clip")]) == 2
     err = capsys.readouterr().err
     assert "no_such_clip: no such file or folder" in err and "video file" in err
+
+
+def test_export_into_a_missing_folder_says_which(tmp_path, capsys):
+    from tablectl.journal import Journal
+
+    journal = tmp_path / "evening.sqlite"
+    Journal.open(journal).close()
+    out = tmp_path / "no_such_folder" / "evening.jsonl"
+    assert main(["journal", "export", str(journal), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"the folder {out.parent} does not exist" in err and ".part" not in err
