@@ -28,6 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(sub)
+    for command in sub.choices.values():
+        # the commands' descriptions are their module docstrings: no reST quoting on a terminal
+        if command.description:
+            command.description = command.description.replace("``", "")
     return parser
 
 

@@ -190,7 +190,7 @@ def odds():
             return jsonify({"error": texts.rule_title("R-S2")}), 400
         p = side_bet_win_probability(kind, terms, point)
     except (ValueError, TypeError, KeyError) as exc:
-        return jsonify({"error": f"these terms cannot be priced: {exc}"}), 400
+        return jsonify({"error": _("these terms cannot be priced: %(why)s", why=exc)}), 400
     ev_for = p * stake_against - (1 - p) * stake_for
     backer = args.get("for") or _("the backer")
     layer = args.get("against") or _("the other side")

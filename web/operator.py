@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import struct
 
 import segno
@@ -30,10 +31,20 @@ def login_page():
 def console():
     return render_template("operator.html", csrf_token=current_session().csrf_token,
                            dashboard_url=dashboard_url(), kinds=texts.KIND_NAMES,
-                           forms=forms.FORMS, groups=forms.GROUPS,
-                           audit=list(reversed(current_app.extensions["tablectl.table"]
-                                               .audit()[-AUDIT_SHOWN:])),
+                           forms=forms.FORMS, groups=forms.GROUPS, audit=last_audit(),
                            calibration=_calibration_available(), **ruling_context())
+
+
+@bp.get("/audit")
+@operator_page
+def audit_fragment():
+    """The audit card, re-fetched on every event (an act shows without reloading the page)."""
+    return render_template("_audit.html", audit=last_audit(), texts=texts)
+
+
+def last_audit() -> list[dict]:
+    """The last operator acts and sanctions, newest first."""
+    return list(reversed(current_app.extensions["tablectl.table"].audit()[-AUDIT_SHOWN:]))
 
 
 @bp.get("/ruling")
@@ -50,7 +61,19 @@ def ruling_context() -> dict:
     if pending and pending.get("throw"):
         png = current_app.extensions["tablectl.table"].throw_image(pending["throw"])
         ctx["image_size"] = png_size(png)
+    ctx["override_open"] = override_open(ctx["snap"])
     return ctx
+
+
+def override_open(snap: dict) -> bool:
+    """Whether the game still takes an override of the last throw (R-I2): it counted, and
+    nothing but its warning (R-I3) was journaled after it. The console offers the form only
+    then, rather than one the rules will refuse."""
+    last = snap.get("last_throw") or {}
+    if last.get("kind") not in ("counts", "warning") or last.get("throw") is None:
+        return False
+    after = snap.get("seq", 0) - last["throw"]
+    return after == 0 or (after == 1 and last["kind"] == "warning")
 
 
 def png_size(png: bytes | None) -> tuple[int, int] | None:
@@ -63,9 +86,12 @@ def png_size(png: bytes | None) -> tuple[int, int] | None:
 @bp.get("/qr.svg")
 def qr_svg():
     """A QR code of the dashboard's address (for players to scan off the operator's phone)."""
-    svg = segno.make(dashboard_url(), error="m").svg_inline(scale=6, border=2, dark="#111",
-                                                          light="#fff")
-    return Response(svg, mimetype="image/svg+xml")
+    # a standalone SVG document: an <img> shows nothing without the SVG namespace, which
+    # segno's svg_inline() leaves out (it is made for inline HTML)
+    out = io.BytesIO()
+    segno.make(dashboard_url(), error="m").save(out, kind="svg", scale=6, border=2,
+                                                dark="#111", light="#fff")
+    return Response(out.getvalue(), mimetype="image/svg+xml")
 
 
 def _calibration_available() -> bool:

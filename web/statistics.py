@@ -201,9 +201,9 @@ def totals_chart_svg(rec: Record, *, title: str, observed_label: str, expected_l
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" role="img" '
              f'class="chart" aria-label="{escape(title)}">',
              f'<title>{escape(title)}</title>']
-    step = 0.05 if top_share <= 0.25 else 0.1 if top_share <= 0.5 else 0.2
+    grid = 0.05 if top_share <= 0.25 else 0.1 if top_share <= 0.5 else 0.2
     for k in range(1, 6):
-        frac = k * step
+        frac = k * grid
         if frac > top_share:
             break
         y = top + ph - frac / top_share * ph

@@ -50,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
     except CalibrationError as exc:
         print(f"tablectl calibrate: {exc}", file=sys.stderr)
         return 2
+    if not args.image.is_file():  # said before OpenCV, which would only warn on its own
+        print(f"tablectl calibrate: {args.image}: no such file; give a frame saved from the "
+              f"table's camera (PNG or JPEG)", file=sys.stderr)
+        return 2
     frame = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
     if frame is None:
         print(f"tablectl calibrate: {args.image} is not a readable image", file=sys.stderr)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 
 def _add_journal_arg(parser: argparse.ArgumentParser) -> None:
@@ -112,7 +113,10 @@ def _export(args: argparse.Namespace) -> int:
         print(f"tablectl journal export: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"tablectl journal export: cannot write {args.output}: {exc}", file=sys.stderr)
+        folder = Path(args.output).parent
+        why = (f"the folder {folder} does not exist; create it or give another -o"
+               if not folder.is_dir() else exc.strerror or str(exc))
+        print(f"tablectl journal export: cannot write {args.output}: {why}", file=sys.stderr)
         return 2
     if not report.ok:
         print(f"tablectl journal export: the journal is damaged; wrote the {written} sound "

@@ -5,9 +5,9 @@ script goes on), and a last line ``{"state": {...}}``. A malformed line or an un
 stops the script with a message naming the line on stderr and exit status 2. With
 ``--journal FILE`` every command is committed to the journal before its events are printed, and
 the game resumes from what the journal already holds. A script read from a file is committed
-``BATCH`` commands at a time (one sync to disk a batch, not one a command: a recovered journal
-of 100,000 throws would otherwise take hours on an SD card), and each batch's events are printed
-once it is committed; from stdin every command is committed as it comes.
+1,000 commands at a time (``BATCH``; one sync to disk a batch, not one a command: a recovered
+journal of 100,000 throws would otherwise take hours on an SD card), and each batch's events
+are printed once it is committed; from stdin every command is committed as it comes.
 """
 
 from __future__ import annotations

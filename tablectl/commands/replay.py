@@ -63,6 +63,12 @@ def _calibration_path(args) -> Path:
     return DEFAULT_CONFIG
 
 
+def _missing_path(source: str) -> bool:
+    """A source written as a path (not a camera, not an image pattern) that is not there."""
+    looks_like_path = "/" in source or "." in source
+    return looks_like_path and not any(c in source for c in "*?[") and not Path(source).exists()
+
+
 def _rules(path: Path | None):
     import tomllib
 
@@ -110,6 +116,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         cal = Calibration.load(_calibration_path(args))
         rules = _rules(args.rules)
+        if _missing_path(args.source):
+            raise SourceError(f"{args.source}: no such file or folder; give a video file, a "
+                              f"folder of frames (such as fixtures/clips/01_both_hit) or a "
+                              f"camera")
         source = open_source(args.source, fps=args.fps)
     except (CalibrationError, SourceError, ValueError, OSError, tomllib.TOMLDecodeError) as exc:
         print(f"tablectl replay: {exc}", file=sys.stderr)

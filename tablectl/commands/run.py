@@ -1,7 +1,8 @@
 """``tablectl run [--config FILE]``: the table for an evening.
 
 One process with the camera, the tracker, the rulings, the game, the journal, the lights and the
-dashboard, configured by ``firmware_config/table.toml`` (docs/configuration.md). It prints
+dashboard, configured by ``/etc/tablectl/table.toml`` where install.sh wrote it, else the
+checkout's ``firmware_config/table.toml`` (docs/configuration.md). It prints
 ``dashboard: http://HOST:PORT/`` and, the first time, ``operator PIN: NNNNNN``. SIGTERM or
 Ctrl-C stops it cleanly (camera stopped, journal closed, lamps off, exit status 0); started again
 on the same journal it resumes the evening exactly where it was, a pending ruling still pending.
@@ -24,7 +25,9 @@ def register(subparsers) -> None:
         "run", help="run the table: camera, rulings, game, journal, lights, dashboard",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", type=Path, default=None, metavar="FILE",
-                   help="the table's TOML configuration (default: firmware_config/table.toml)")
+                   help="the table's TOML configuration (default: /etc/tablectl/table.toml "
+                        "where install.sh wrote it, else the checkout's "
+                        "firmware_config/table.toml)")
     p.set_defaults(func=run)
 
 

@@ -43,15 +43,19 @@ class DemoPlayers:
     :param speed: as the camera's: the operator's and the players' pauses shrink with it.
     :param operator_delay: seconds (at speed 1) the operator leaves a cocked die to the
         dashboard before he answers himself.
+    :param look: seconds (at speed 1) the players look at a decided throw before they bet
+        again: the operator's time to override it at the dashboard, which R-I2 allows only
+        before any other command.
     :param seed: their choices.
     """
 
     def __init__(self, table: Any, camera: Any, *, speed: float = 1.0,
-                 operator_delay: float = 12.0, seed: int = 1) -> None:
+                 operator_delay: float = 12.0, look: float = 5.0, seed: int = 1) -> None:
         self.table = table
         self.camera = camera
         self.speed = speed
         self.operator_delay = operator_delay
+        self.look = look
         self.rng = random.Random(seed)
         self._ids = itertools.count(1)
         self._stop = threading.Event()
@@ -78,6 +82,7 @@ class DemoPlayers:
         seq = self.table.state()["seq"]
         self._seat_everyone()
         pending_since: float | None = None
+        decided: tuple | None = None  # the throw they are looking at, and since when
         while not self._stop.is_set():
             got = self.table.events_since(seq, timeout=0.5 / self.speed)
             if got:
@@ -94,6 +99,10 @@ class DemoPlayers:
             if view["state"]["rolling"] or view["play_stopped"]:
                 continue
             if self._done_for != _round(view):  # a throw was decided since they last bet
+                if decided is None or decided[0] != _round(view):
+                    decided = (_round(view), self._now())
+                if self.camera_seconds(decided[1]) < self.look:
+                    continue
                 self._between_throws(view["state"])
                 self._done_for = _round(self.table.state())
 

@@ -44,3 +44,22 @@ def test_die_sizes_follow_from_the_strip_width():
 def test_docs_point_inside_the_repository():
     for text in (WIRING, HARDWARE):
         assert "../shared" not in text
+
+
+def test_the_shipped_files_name_only_documents_the_repository_holds():
+    # table.toml is what an owner edits on the Pi: every document it cites must be there
+    named = re.compile(r"[\w./-]+\.md\b")
+    for path in sorted((ROOT / "firmware_config").iterdir()):
+        for doc in named.findall(path.read_text()):
+            doc = doc.split("/opt/tablectl/src/")[-1]  # where install.sh copies the checkout
+            assert (ROOT / doc).is_file(), f"{path.name} names {doc}, which is not in the repository"
+
+
+def test_the_calibration_steps_name_the_buttons_the_phone_shows():
+    steps = HARDWARE.split("## Calibrating", 1)[1].split("\n## ", 1)[0]
+    labels = re.findall(r"\*\*(.+?)\*\*", steps)
+    pages = "".join((ROOT / "web" / "templates" / name).read_text()
+                    for name in ("operator.html", "calibrate.html"))
+    assert len(labels) >= 5
+    for label in labels:
+        assert f'_("{label}")' in pages, f"docs/hardware.md names a button {label!r} no page has"

@@ -49,6 +49,29 @@ def test_the_players_bet_every_way_between_throws(journal_path):
     assert {c["player"] for c in commands if c["command"] == "join"} == set(NAMES)
 
 
+def test_the_players_leave_the_operator_time_to_override_a_throw(journal_path):
+    """R-I2: an override must come right after the throw. The players look at a decided throw
+    for a while before they bet again, so the operator at the dashboard can still correct it."""
+    with Table(Journal.open(journal_path)) as t:
+        players = DemoPlayers(t, camera=None, speed=1.0, look=1.5, seed=3)
+        players.start()
+        try:
+            wait_until(lambda: players.ready(0.0), timeout=20)
+            t.submit({"command": "dice_rolling"})
+            t.submit({"command": "throw", "dice": [3, 4]})  # a natural: a new center bet is due
+            decided = t.state()["seq"]
+            time.sleep(0.5)  # an operator who saw the throw on his phone and taps at once
+            assert t.state()["seq"] == decided, "the players bet before the operator could look"
+            t.submit({"command": "operator_ruling", "dice": [5, 6], "why": "an 11, not a 7"},
+                     by="operator")
+            wait_until(lambda: players.ready(0.0), timeout=20)  # then they bet again
+        finally:
+            players.stop()
+        rows = t.journal_rows()
+    assert any(r.command["command"] == "operator_ruling" for r in rows)
+    assert rows[-1].seq > decided + 1
+
+
 def test_the_demo_camera_shows_every_case_and_its_operator_rules(journal_path):
     cases = [S.BOTH_HIT, S.ONE_HITS, S.NONE_HITS, S.OUT_OF_AREA, S.COCKED_DIE, S.BOTH_HIT]
     camera = SimulatedCamera((640, 480), 60.0, speed=1000.0, seed=2, pause=0.3,

@@ -108,4 +108,9 @@ def test_calibrate_command(tmp_path, capsys):
     assert "warning: die_px 90 matches nothing seen" in err and out.is_file()
     assert main(["calibrate", "--image", str(tmp_path / "none.png"),
                  "--calibration", str(good)]) == 2
-    assert "not a readable image" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "none.png: no such file" in err and "WARN" not in err  # not OpenCV's own line
+    (tmp_path / "text.png").write_text("not a picture")
+    assert main(["calibrate", "--image", str(tmp_path / "text.png"),
+                 "--calibration", str(good)]) == 2
+    assert "text.png is not a readable image" in capsys.readouterr().err

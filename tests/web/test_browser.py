@@ -23,6 +23,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
 
 playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="playwright is not installed (pip install playwright)")
@@ -53,9 +54,11 @@ def browser():
 class Phone:
     """A phone-sized page that records every request and blocks those leaving the machine."""
 
-    def __init__(self, browser, base: str) -> None:
-        self.context = browser.new_context(viewport=PHONE, device_scale_factor=2,
-                                           locale="en-US", is_mobile=True, has_touch=True)
+    def __init__(self, browser, base: str, viewport: dict | None = None) -> None:
+        wide = viewport is not None  # a laptop's window rather than a phone
+        self.context = browser.new_context(viewport=viewport or PHONE,
+                                           device_scale_factor=1 if wide else 2, locale="en-US",
+                                           is_mobile=not wide, has_touch=not wide)
         self.outside: list[str] = []
         host = urlparse(base).hostname
         self.context.route("**/*", self._route(host))
@@ -77,6 +80,14 @@ class Phone:
     def open(self, path: str):
         self.page.goto(self.base + path.lstrip("/"))
         return self.page
+
+    def log_in(self):
+        """Log in at /operator/login with the test PIN; the console's page."""
+        page = self.open("/operator/login")
+        page.fill("#pin", PIN)
+        page.click("#login button[type=submit]")
+        page.wait_for_url("**/operator")
+        return page
 
     def close(self):
         self.context.close()
@@ -112,6 +123,11 @@ def test_a_throw_shows_within_a_second(served, browser):
     text = page.inner_text("main")
     assert "point set" in text and "Point 6: the shooter needs 6 before a 7" in text
     assert "ann throws 5 + 1 = 6" in page.inner_text("#feed")
+    # one line per event, without a count in front: inside the feed's scroll box a count of
+    # two digits lost its first one ("2." for 12), and it numbered nothing a player knows
+    markers = page.eval_on_selector_all(
+        "#feed li", "els => els.map(e => getComputedStyle(e).listStyleType)")
+    assert len(markers) >= 10 and set(markers) == {"none"}, markers
     shot(page, "phone-view")
     assert phone.outside == [] and phone.errors == []
     phone.close()
@@ -166,12 +182,24 @@ def test_operator_rules_a_cocked_die_and_the_public_page_settles(served, browser
     heading = page.locator("#ruling-screen h2").bounding_box()
     assert heading["y"] >= header["y"] + header["height"] - 1, (heading, header)
     shot(page, "ruling-screen", "#ruling-screen")
+    # on a laptop the picture leaves room for the faces to tap without scrolling past it
+    laptop = Phone(browser, server.url, viewport=LAPTOP)
+    wide = laptop.log_in()
+    wide.wait_for_function("() => document.querySelector('#ruling-image')?.naturalWidth > 0")
+    picture = wide.locator("#ruling-image").bounding_box()
+    assert picture["height"] <= 0.65 * LAPTOP["height"], picture
+    assert picture["width"] >= 0.4 * LAPTOP["width"], picture
+    assert wide.locator(".die-mark").count() == 2
+    laptop.close()
 
     page.click('.die-values[data-die="0"] label.face:nth-of-type(4)')  # 4
     page.click('.die-values[data-die="1"] label.face:nth-of-type(3)')  # 3: a natural 7
     page.fill('#rule-form input[name="why"]', "leans on the other die, 4 on top")
     page.click('#rule-form button[value="dice"]')
     page.wait_for_selector("#result.done", timeout=3000)
+    # the console's audit shows the ruling without a reload
+    page.wait_for_function("() => document.querySelector('#audit').textContent"
+                           ".includes('leans on the other die')", timeout=3000)
 
     pub.wait_for_function("() => !document.querySelector('.banner.ruling')", timeout=3000)
     pub.wait_for_function(
@@ -186,6 +214,75 @@ def test_operator_rules_a_cocked_die_and_the_public_page_settles(served, browser
     ruling = next(r for r in reversed(rows) if r.command["command"] == "operator_ruling")
     assert ruling.command["dice"] == [4, 3] and ruling.extra["by"] == "operator"
     public.close()
+    op.close()
+
+
+def test_the_console_shows_a_qr_code_that_scans_to_the_dashboard(served, browser):
+    import cv2
+    import numpy as np
+
+    _, server = served
+    op = Phone(browser, server.url)
+    page = op.log_in()
+    qr = page.locator("img.qr")
+    qr.scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelector('img.qr').complete")
+    assert page.evaluate("document.querySelector('img.qr').naturalWidth") > 0, \
+        "the QR code's picture did not load"
+    png = np.frombuffer(qr.screenshot(), np.uint8)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imdecode(png, cv2.IMREAD_COLOR))
+    assert text == server.url
+    op.close()
+
+
+@pytest.fixture
+def fresh(tmp_path):
+    """A table of its own (for a test that must know its state), served; ann's center bet of
+    10 is up and nobody has faded it yet."""
+    table = Table(Journal.open(tmp_path / "evening.sqlite"))
+    write_pin(tmp_path / "state", PIN)
+    server = serve.start(table, host="127.0.0.1", port=0, state_dir=tmp_path / "state")
+    play(table, OPENING[:4])
+    yield table, server
+    server.stop()
+    table.close()
+
+
+def console_form(page, group: str, command: str):
+    page.evaluate(f"document.getElementById('group-{group}').open = true")
+    return page.locator(f'form.cmd[data-command="{command}"]')
+
+
+def test_a_refusal_shows_its_rule_and_the_games_figures(fresh, browser):
+    _, server = fresh
+    op = Phone(browser, server.url)
+    fade = console_form(op.log_in(), "center", "fade")
+    fade.locator('[name="player"]').fill("bob")
+    fade.locator('[name="amount"]').fill("50")
+    fade.locator("button[type=submit]").click()
+    op.page.wait_for_selector("#result.refused", timeout=3000)
+    said = op.page.inner_text("#result")
+    assert "R-C6" in said
+    assert "the bet is 10, 0 faded, 10 open" in said, said  # what to do, with the figures
+    assert said.count("faders may not fade more than the shooter's bet") == 1, said
+    op.close()
+
+
+def test_a_throw_by_hand_needs_both_faces_chosen(fresh, browser):
+    table, server = fresh
+    table.submit({"command": "fade", "player": "bob", "amount": 10})
+    before = table.state()["seq"]
+    op = Phone(browser, server.url)
+    form = console_form(op.log_in(), "dice", "throw")
+    form.locator("button[type=submit]").click()  # a tap before choosing: no 1 + 1 thrown
+    time.sleep(0.5)
+    assert table.state()["seq"] == before
+    dice = form.locator('select[name="dice"]')
+    dice.nth(0).select_option("3")
+    dice.nth(1).select_option("4")
+    form.locator("button[type=submit]").click()
+    op.page.wait_for_selector("#result.done", timeout=3000)
+    assert table.journal_rows(before)[-1].command == {"command": "throw", "dice": [3, 4]}
     op.close()
 
 
@@ -243,10 +340,7 @@ def test_calibration_from_the_phone(tmp_path, browser):
                          calibrator=Calibrator(lambda: image, config))
     try:
         phone = Phone(browser, server.url)
-        page = phone.open("/operator/login")
-        page.fill("#pin", PIN)
-        page.click("#login button[type=submit]")
-        page.wait_for_url("**/operator")
+        phone.log_in()
         page = phone.open("/operator/calibrate")
         page.wait_for_function("() => document.getElementById('frame').naturalWidth > 0")
         box = page.locator("#frame").bounding_box()

@@ -98,3 +98,10 @@ def test_every_ruling_reason_of_the_camera_is_known():
                "only one die hit the back wall: shooter warned", "both dice hit the back wall"]
     for text in samples:
         assert any(p.match(text) for p, _ in texts._REASONS), text
+
+
+def test_the_odds_preview_says_in_russian_why_terms_cannot_be_priced(client):
+    r = client.get("/api/odds?kind=hardway&number=5", headers={"Accept-Language": "ru"})
+    assert r.status_code == 400
+    # the reason after the colon is the odds module's own (English) words
+    assert r.json["error"].startswith("эти условия нельзя оценить: "), r.json

@@ -4,6 +4,7 @@ the evening, the verdict, the chart; and the page."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import pytest
@@ -106,3 +107,23 @@ def test_the_page_says_the_past_does_not_predict(client, table):
     assert html.count("<svg") >= 2 and "Too few throws to tell yet" in html
     ru = client.get("/stats?lang=ru").data.decode()
     assert "У костей нет памяти" in ru
+
+
+def test_the_chart_spreads_the_totals_across_its_width():
+    svg = st.totals_chart_svg(st.record(fair_rows(1)), title="t", observed_label="o",
+                              expected_label="e")
+    xs = [float(x) for x in re.findall(r'<rect x="([\d.]+)"[^>]*class="bar"><title>', svg)]
+    assert len(xs) == 11
+    slot = (360 - 30 - 8) / 11  # the plot's width over the eleven totals
+    gaps = [b - a for a, b in zip(xs[:-1], xs[1:], strict=True)]
+    assert all(g == pytest.approx(slot, abs=0.2) for g in gaps), gaps
+
+
+def test_the_tests_speak_from_the_throws_docs_dashboard_md_names():
+    rows = fair_rows(5)  # 180 throws
+    assert st.record(rows[:14]).verdict == "too_few"
+    fifteen = st.record(rows[:15])
+    assert fifteen.faces_test.enough and not fifteen.totals_test.enough
+    assert fifteen.verdict != "too_few"
+    assert not st.record(rows[:179]).totals_test.enough
+    assert st.record(rows).totals_test.enough

@@ -62,7 +62,11 @@
         if (r.ok) {
           show("done", result.dataset.done, (body.text || []).join(" · "));
         } else if (r.status === 409) {
-          show("refused", result.dataset.refused + " — " + (body.title || body.rule), body.refused);
+          // the rule in the reader's language, then the game's own words: its reason when it
+          // says more than the rule's statement, and the figures of the case with what to do
+          var why = [body.refused !== body.title ? body.refused : null, body.detail];
+          show("refused", result.dataset.refused + " — " + (body.title || body.rule),
+               why.filter(Boolean).join(" · "));
         } else {
           show("error", result.dataset.error, body.error || String(r.status));
         }

@@ -1,0 +1,88 @@
+"""The operator console's top card: the override of the last throw is offered only while the
+game still takes it (R-I2: right after the throw, before any other command but warn)."""
+
+from __future__ import annotations
+
+from tests.support.tables import OPENING, play
+
+
+def ruling_card(operator) -> str:
+    r = operator.client.get("/operator/ruling")
+    assert r.status_code == 200
+    return r.data.decode()
+
+
+def throw(table, dice):
+    play(table, [{"command": "dice_rolling"}, {"command": "throw", "dice": dice}])
+    return table.state()["seq"]
+
+
+def test_the_override_is_offered_right_after_a_throw_and_taken(table, operator):
+    play(table, OPENING)
+    n = throw(table, [3, 4])
+    html = ruling_card(operator)
+    assert 'id="override-form"' in html and f'data-key="o{n}"' in html
+    r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "an 11"})
+    assert r.status_code == 200, r.json
+
+
+def test_the_override_stays_open_across_the_warning(table, operator):
+    play(table, OPENING)
+    throw(table, [3, 4])
+    play(table, [{"command": "warn", "rule": "R-I3"}])
+    assert 'id="override-form"' in ruling_card(operator)
+    r = operator.command({"command": "operator_ruling", "void": True, "why": "no wall"})
+    assert r.status_code == 200, r.json
+
+
+def test_no_override_is_offered_once_play_went_on(table, operator):
+    play(table, OPENING)
+    n = throw(table, [3, 4])
+    play(table, [{"command": "center_bet", "amount": 10}])
+    html = ruling_card(operator)
+    assert 'id="override-form"' not in html
+    # a card of its own (another key), so the page replaces the form the operator had open
+    assert f'data-key="c{n}"' in html and "R-I2" in html
+    assert "no longer be overridden" in html
+    assert "уже нельзя изменить" in operator.client.get("/operator/ruling?lang=ru").data.decode()
+    r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "too late"})
+    assert r.status_code == 409  # what the card says: the game refuses it
+
+
+def test_a_void_throw_is_not_offered_for_override(table, operator):
+    play(table, OPENING + [{"command": "dice_rolling"},
+                           {"command": "void", "rule": "R-I3", "reason": "no wall"}])
+    html = ruling_card(operator)
+    assert 'id="override-form"' not in html
+    r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "it hit"})
+    assert r.status_code == 409
+
+
+def test_the_login_page_names_the_reset_command_as_code(client):
+    for lang in ("en", "ru"):
+        html = client.get(f"/operator/login?lang={lang}").data.decode()
+        assert "<code>tablectl pin reset</code>" in html, lang
+        assert "`" not in html, f"a Markdown backtick shown as it is ({lang})"
+
+
+def test_the_audit_card_is_a_live_part_of_the_console(table, operator):
+    play(table, OPENING)
+    console = operator.client.get("/operator").data.decode()
+    assert 'data-fragment="/operator/audit"' in console
+    assert "No operator act or sanction yet." in operator.client.get("/operator/audit").data.decode()
+    throw(table, [3, 4])
+    operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "an 11, not a 7"})
+    card = operator.client.get("/operator/audit").data.decode()
+    assert "operator_ruling 5+6" in card and "an 11, not a 7" in card
+
+
+def test_the_audit_card_is_behind_the_pin(client):
+    assert client.get("/operator/audit").status_code in (302, 401)
+
+
+def test_the_last_throws_say_which_rule_voided_a_throw(table, client):
+    play(table, OPENING + [{"command": "dice_rolling"},
+                           {"command": "void", "rule": "R-I3", "reason": "neither die hit the back wall"}])
+    html = client.get("/view/table").data.decode()
+    card = html.split('class="card throws-card"', 1)[1].split("</section>", 1)[0]
+    assert "void" in card and "R-I3" in card and "neither die hit the back wall" in card
