@@ -274,9 +274,12 @@ class DiceProfile:
                 card = json.loads(bytes(z["card"]).decode())
                 pictures, faces = z["pictures"].astype(np.float32), z["faces"]
                 head = (z["head_w"], z["head_b"])
-        except (OSError, ValueError, KeyError) as exc:
-            raise ProfileError(f"dice profile {path} is not a profile ({exc}); learn it again "
-                               "with `tablectl dice learn`") from None
+        except (OSError, ValueError, KeyError):
+            # numpy's own message for a file that is no .npz advises loading it with pickles,
+            # which a profile never holds: say only what the file is not
+            raise ProfileError(f"dice profile {path} is not a dice profile (a profile is the "
+                               "file `tablectl dice learn PROFILE IMAGE...` writes): learn it "
+                               "again") from None
         if card.get("format") != PROFILE_FORMAT:
             raise ProfileError(f"dice profile {path} is of format {card.get('format')!r}, this "
                                f"reader reads format {PROFILE_FORMAT}: learn it again")

@@ -62,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
             for path in args.images:
                 frame = cv2.imread(path, cv2.IMREAD_COLOR) if Path(path).is_file() else None
                 if frame is None or frame.size == 0:
-                    print(f"tablectl dice learn: {path}: not a readable image", file=sys.stderr)
+                    why = ("not a readable image (corrupt?)" if Path(path).is_file()
+                           else "no such file")
+                    print(f"tablectl dice learn: {path}: {why}", file=sys.stderr)
                     return 2
                 h, w = frame.shape[:2]
                 labels = read_yolo_labels(Path(path).with_suffix(".txt"), w, h)

@@ -98,8 +98,9 @@ def test_saved_and_loaded(tmp_path, profile):
     np.testing.assert_allclose(back.head[0], profile.head[0])
     broken = tmp_path / "broken.npz"
     broken.write_bytes(b"not a profile")
-    with pytest.raises(ReaderError, match="not a profile"):
+    with pytest.raises(ReaderError, match="not a dice profile") as said:
         DiceReader(profile=broken)
+    assert "pickle" not in str(said.value)  # numpy's advice to load it unsafely is not passed on
     other = DiceProfile(profile.pictures[:, :100], profile.faces,
                         (profile.head[0][:, :100], profile.head[1]), profile.card)
     with pytest.raises(ReaderError, match="another face classifier"):
@@ -138,6 +139,11 @@ def test_cli_says_what_is_wrong(tmp_path, capsys):
     assert "either labelled IMAGE" in capsys.readouterr().err
     assert main(["read", "--dice", str(tmp_path / "none.npz"), str(bad)]) == 2
     assert "no such file" in capsys.readouterr().err
+    assert main(["dice", "learn", str(tmp_path / "p.npz"), str(tmp_path / "gone.jpg")]) == 2
+    assert "gone.jpg: no such file" in capsys.readouterr().err
+    (tmp_path / "text.jpg").write_text("not a photo")
+    assert main(["dice", "learn", str(tmp_path / "p.npz"), str(tmp_path / "text.jpg")]) == 2
+    assert "text.jpg: not a readable image" in capsys.readouterr().err
 
 
 def test_reading_values_unchanged_without_a_profile(reader):
