@@ -18,21 +18,23 @@ loads the newest snapshot and replays the rows after it (fewer than ``snapshot_e
 their events, which must be the recorded ones. So the start's cost is reading and hashing every
 row, and it grows with the journal; the game's part is the few rows after the snapshot.
 
-The engine alone is then timed on the same commands two ways: ``Game.rebuild`` (the state
-alone, no events: how the journal rebuilds the game after a failed commit, from its newest
-snapshot) and ``Game.replay`` (every command's events too: what ``journal verify`` does over
+The engine alone is then timed on the same commands, as a journal reads them back (each row's
+JSON text decoded), two ways: ``Game.rebuild`` (the state alone, no events: how the journal
+rebuilds the game after a failed commit, from its newest snapshot) and ``Game.replay`` (every command's events too: what ``journal verify`` does over
 the whole journal and a start over the rows after the snapshot). The same dice are then played
 through crapssim (PyPI ``crapssim``) with four players carrying several bets each (pass, don't
 pass, come, hardway, place, field, hop), and our throughput is printed as a ratio to crapssim's.
 
 Targets: the table's start on the 100,000-throw journal < 2 s (wall: a long journal's chain is
 checked by several processes at once, so the line also gives the CPU time of all of them and
-how many there were), and the engine's throws/s (rebuild and replay) >= 20x crapssim's.
+how many there were), the engine's rebuild of the 100,000 throws < 2 s (CPU), and the engine's
+throws/s (rebuild and replay) >= 20x crapssim's.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
@@ -286,11 +288,16 @@ def main(argv: list[str] | None = None) -> int:
         if key:
             counts[key] = counts.get(key, 0) + 1
 
+    # the engine is timed on the commands as a journal reads them back (each row's JSON text
+    # decoded, as Journal.open and a rebuild after a failed commit do), not on the builder's
+    # own dicts: those lie scattered among the builder's objects, which made the same rebuild
+    # 5-15% slower (memory, not the engine)
+    commands = [json.loads(json.dumps(c)) for c in journal]
     timed = {}
     for name, play in (("rebuild", rebuild), ("replay", replay)):
         walls, cpus = [], []
         for _ in range(args.repeat):
-            wall, cpu, game = play(journal)
+            wall, cpu, game = play(commands)
             walls.append(wall)
             cpus.append(cpu)
         assert game.snapshot() == builder.game.snapshot(), f"{name} did not rebuild the state"
@@ -327,8 +334,13 @@ def main(argv: list[str] | None = None) -> int:
     scale = TARGET_THROWS / n
     note = "" if n == TARGET_THROWS else " (scaled from this run)"
     for name, (wall, cpu, _) in timed.items():
+        verdict = ""
+        if name == "rebuild":  # the issue's "100,000-throw replay under 2 s": the state alone
+            ok &= cpu * scale < TARGET_START_S
+            verdict = (f"; CPU < {TARGET_START_S:g} s: "
+                       + ("OK" if cpu * scale < TARGET_START_S else "BELOW TARGET"))
         rows.append((f"{name} of 100,000 throws", f"{wall * scale:.3f} s", f"{cpu * scale:.3f} s",
-                     f"the engine alone, {len(journal) * scale:,.0f} commands{note}"))
+                     f"the engine alone, {len(journal) * scale:,.0f} commands{note}{verdict}"))
     if not args.no_start:
         start = table_start(journal, args.repeat)
         verdict = "OK" if start["wall"] * scale < TARGET_START_S else "BELOW TARGET"
