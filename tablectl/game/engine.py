@@ -222,8 +222,8 @@ class Game:
             "rolling": self.rolling,
             "awaiting_ruling": dict(self.pending_ruling) if self.pending_ruling else None,
             "seats": list(self.seats),
-            "balances": dict(self.ledger.balances),
-            "escrow": dict(self.ledger.escrow),
+            "balances": self.ledger.balances,
+            "escrow": self.ledger.escrow,
             "cashed_out": dict(self.ledger.cashed_out),
             "leaving": list(self.leaving),
             "center_bet": None if c is None else {
@@ -355,14 +355,14 @@ class Game:
     def check_bettor(self, player: str, rule: str) -> None:
         """``player`` may put up a new stake: seated (barred players may still bet, R-D3)."""
         if player not in self.seats:
-            if player in self.ledger.balances:
+            if player in self.ledger.accounts:
                 raise PlayerLeft("R-O3", f"{player} has left the table and may not make new bets "
                                          f"(he may join again)")
             raise SeatingError(rule, f"{player} is not at the table (join first)")
 
     def check_funds(self, player: str, units: int, rule: str) -> None:
         """``player`` has ``units`` free (not in escrow) to stake; ``rule`` is cited if not."""
-        free = self.ledger.balances[player]
+        free = self.ledger.accounts[player].balance
         if units > free:
             raise InsufficientBalance(
                 rule, f"{player} has {free} units free (not in escrow); the stake is {units}: "

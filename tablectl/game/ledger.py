@@ -3,60 +3,102 @@
 from __future__ import annotations
 
 
+class Account:
+    """One player's money at the table.
+
+    balance: units free to stake. escrow: units at stake in open bets.
+    """
+
+    __slots__ = ("balance", "escrow")
+
+    def __init__(self, balance: int = 0, escrow: int = 0) -> None:
+        self.balance = balance
+        self.escrow = escrow
+
+    def __repr__(self) -> str:
+        return f"Account(balance={self.balance}, escrow={self.escrow})"
+
+
 class Ledger:
     """Balances (free units) and escrow (units at stake) per player.
 
     Every stake moves from a balance into escrow when put up, and out of escrow when the bet is
     decided (to the winner's balance), taken down or called off (back to its owner). So the sum
     of balances and escrow changes only by buy-ins and cash-outs.
+
+    accounts: player -> his ``Account``, in the order the players first bought in. A player's
+    balance and escrow are one record, so that a stake moved is one dict lookup a player, not
+    one for his balance and one for his escrow (the hot paths, the side bets' settlement and
+    ``run_side_bet``, move them on the record itself: docs/commands.md "Speed").
     """
 
-    __slots__ = ("balances", "escrow", "cashed_out", "bought_in_total", "cashed_out_total")
+    __slots__ = ("accounts", "cashed_out", "bought_in_total", "cashed_out_total")
 
     def __init__(self) -> None:
-        self.balances: dict[str, int] = {}
-        self.escrow: dict[str, int] = {}
+        self.accounts: dict[str, Account] = {}
         self.cashed_out: dict[str, int] = {}
         self.bought_in_total = 0
         self.cashed_out_total = 0
 
+    @property
+    def balances(self) -> dict[str, int]:
+        """Player -> free units (a new dict: change them through the verbs)."""
+        return {player: a.balance for player, a in self.accounts.items()}
+
+    @property
+    def escrow(self) -> dict[str, int]:
+        """Player -> units at stake (a new dict: change them through the verbs)."""
+        return {player: a.escrow for player, a in self.accounts.items()}
+
     def buy_in(self, player: str, units: int) -> None:
         """Credit ``units`` brought to the table by ``player``."""
-        self.balances[player] = self.balances.get(player, 0) + units
-        self.escrow.setdefault(player, 0)
+        account = self.accounts.get(player)
+        if account is None:
+            account = self.accounts[player] = Account()
+        account.balance += units
         self.bought_in_total += units
 
     def put_up(self, player: str, units: int) -> None:
         """Move ``units`` of ``player``'s balance into escrow (the caller checked the balance)."""
-        self.balances[player] -= units
-        self.escrow[player] += units
+        account = self.accounts[player]
+        account.balance -= units
+        account.escrow += units
 
     def release(self, player: str, units: int) -> None:
         """Return ``units`` of ``player``'s escrow to his balance (taken down, called off, won back)."""
-        self.escrow[player] -= units
-        self.balances[player] += units
+        account = self.accounts[player]
+        account.escrow -= units
+        account.balance += units
 
     def pay(self, loser: str, winner: str, units: int) -> None:
         """Move ``units`` of ``loser``'s escrow to ``winner``'s balance."""
-        self.escrow[loser] -= units
-        self.balances[winner] += units
+        self.accounts[loser].escrow -= units
+        self.accounts[winner].balance += units
 
     def cash_out(self, player: str) -> int:
         """Pay out ``player``'s whole balance and close his account (escrow must be empty)."""
-        units = self.balances.pop(player)
-        del self.escrow[player]
+        units = self.accounts.pop(player).balance
         self.cashed_out[player] = self.cashed_out.get(player, 0) + units
         self.cashed_out_total += units
         return units
 
     def total(self) -> int:
         """Units on the table: all balances plus all escrow."""
-        return sum(self.balances.values()) + sum(self.escrow.values())
+        return sum(a.balance + a.escrow for a in self.accounts.values())
+
+    def money(self) -> dict[str, tuple[int, int]]:
+        """Player -> (balance, escrow) now: what ``set_money`` puts back (a throw's undo)."""
+        return {player: (a.balance, a.escrow) for player, a in self.accounts.items()}
+
+    def set_money(self, money: dict[str, tuple[int, int]]) -> None:
+        """Every account as ``money()`` gave it (accounts closed since are opened again)."""
+        self.accounts = {player: Account(balance, escrow)
+                         for player, (balance, escrow) in money.items()}
 
     def to_dict(self) -> dict:
         return {
-            "balances": dict(self.balances),
-            "escrow": dict(self.escrow),
+            "balances": self.balances,
+            "escrow": self.escrow,
             "cashed_out": dict(self.cashed_out),
             "bought_in_total": self.bought_in_total,
             "cashed_out_total": self.cashed_out_total,
@@ -65,8 +107,12 @@ class Ledger:
     @classmethod
     def from_dict(cls, d: dict) -> Ledger:
         ledger = cls()
-        ledger.balances = dict(d["balances"])
-        ledger.escrow = dict(d["escrow"])
+        escrow = d["escrow"]
+        if set(escrow) != set(d["balances"]):
+            raise ValueError("ledger snapshot is inconsistent: the players with a balance "
+                             "are not the players with an escrow")
+        ledger.accounts = {player: Account(balance, escrow[player])
+                           for player, balance in d["balances"].items()}
         ledger.cashed_out = dict(d["cashed_out"])
         ledger.bought_in_total = d["bought_in_total"]
         ledger.cashed_out_total = d["cashed_out_total"]

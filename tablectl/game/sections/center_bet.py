@@ -39,28 +39,28 @@ def settle_center(game: Game, dice_win: bool, events: list) -> None:
     """R-C7: the dice win, the shooter takes the center; they lose, each fader doubles."""
     c = game.center
     game.center = None
-    ledger = game.ledger
     # Ledger.release and Ledger.pay inlined, as in the side bets' settlement (a call each
     # about 300 machine instructions)
-    balances = ledger.balances
-    escrow = ledger.escrow
+    accounts = game.ledger.accounts
     shooter = c.shooter
     fades = c.fades
     if dice_win:
         won = sum(fades.values())
-        escrow[shooter] -= c.amount
         for fader, units in fades.items():
-            escrow[fader] -= units
-        balances[shooter] += c.amount + won
+            accounts[fader].escrow -= units
+        account = accounts[shooter]
+        account.escrow -= c.amount
+        account.balance += c.amount + won
         # R-C4: one player who faded the whole bet and lost may claim the next one first
         game.claimant = next(iter(fades)) if (
             len(fades) == 1 and game.rules.fade_first_claim) else None
     else:
         won = -sum(fades.values())
         for fader, units in fades.items():
-            escrow[fader] -= units  # his stake back and as much of the shooter's
-            balances[fader] += units + units
-        escrow[shooter] += won
+            account = accounts[fader]
+            account.escrow -= units  # his stake back and as much of the shooter's
+            account.balance += units + units
+        accounts[shooter].escrow += won
         game.claimant = None
     if game.quiet:  # Game.rebuild: no events
         return
@@ -88,12 +88,11 @@ def center_bet(game: Game, amount: int) -> list[dict]:
     if game.center is not None:
         raise CenterBetError("R-C1", f"there is already a center bet of {game.center.amount}"
                                      f" (raise it with raise)")
-    ledger = game.ledger
-    balances = ledger.balances
-    if amount > balances[shooter]:
+    account = game.ledger.accounts[shooter]
+    if amount > account.balance:
         game.check_funds(shooter, amount, "R-C1")
-    balances[shooter] -= amount  # Ledger.put_up inlined (one call less a center bet)
-    ledger.escrow[shooter] += amount
+    account.balance -= amount  # Ledger.put_up inlined (one call less a center bet)
+    account.escrow += amount
     game.center = CenterBet(shooter, amount)
     if game.quiet:  # Game.rebuild: no events
         return []
@@ -165,12 +164,11 @@ def fade(game: Game, player: str, amount: int, claim: bool) -> list[dict]:
         raise FadeTooMuch("R-C6", "faders may not fade more than the shooter's bet",
                           f"the bet is {c.amount}, {covered} faded, {c.amount - covered} "
                           f"open; fade at most that, or the shooter raises")
-    ledger = game.ledger
-    balances = ledger.balances
-    if amount > balances[player]:
+    account = game.ledger.accounts[player]
+    if amount > account.balance:
         game.check_funds(player, amount, "R-C2")
-    balances[player] -= amount  # Ledger.put_up inlined (one call less a fade)
-    ledger.escrow[player] += amount
+    account.balance -= amount  # Ledger.put_up inlined (one call less a fade)
+    account.escrow += amount
     c.fades[player] = c.fades.get(player, 0) + amount
     if game.quiet:  # Game.rebuild: no events
         return []

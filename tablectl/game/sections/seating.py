@@ -41,8 +41,8 @@ def hand_dice(game: Game, to: str | None, reason: str, events: list) -> None:
 
 def pay_out_leavers(game: Game, events: list) -> None:
     """R-O3: a player who left is paid out once nothing of his is in escrow."""
-    escrow = game.ledger.escrow
-    for player in [p for p in game.leaving if escrow[p] == 0]:
+    accounts = game.ledger.accounts
+    for player in [p for p in game.leaving if accounts[p].escrow == 0]:
         game.leaving.remove(player)
         units = game.ledger.cash_out(player)
         events.append({"event": "cashed_out", "player": player, "units": units,
@@ -60,7 +60,7 @@ def join(game: Game, player: str, buy_in: int, seat: int | None) -> list[dict]:
                                    f"leave first)")
     event = {"event": "joined", "player": player, "units": buy_in, "seat": seat,
              "rule": "R-O2"}
-    if player in game.ledger.balances:
+    if player in game.ledger.accounts:
         # R-O3/R-O2: he left with stakes still at risk and sits down again (else, with
         # everyone gone, no throw could ever decide them); his balance was kept for him
         game.leaving.remove(player)

@@ -135,10 +135,12 @@ def run_side_bet(game: Game, command: dict) -> list[dict]:
             stake_against = stakes[layer]
         except KeyError:
             return side_bet(game, *parse_side_bet(command))
-        balances = game.ledger.balances
+        accounts = game.ledger.accounts
+        backing = accounts[backer]
+        laying = accounts[layer]
         if (type(stake_for) is int and type(stake_against) is int
-                and 0 < stake_for <= balances[backer]
-                and 0 < stake_against <= balances[layer]):
+                and 0 < stake_for <= backing.balance
+                and 0 < stake_against <= laying.balance):
             # the kinds in the order of how often they are made; a kind's terms that are
             # malformed raise here what parse_side_bet would (the fields before them are fine)
             quiet = game.quiet
@@ -178,11 +180,10 @@ def run_side_bet(game: Game, command: dict) -> list[dict]:
             # one call less a bet, 2% of a rebuild's machine instructions (valgrind)
             game.bets[bet_id] = bet
             game.used_ids[bet_id] = True
-            escrow = game.ledger.escrow
-            balances[backer] -= stake_for
-            escrow[backer] += stake_for
-            balances[layer] -= stake_against
-            escrow[layer] += stake_against
+            backing.balance -= stake_for
+            backing.escrow += stake_for
+            laying.balance -= stake_against
+            laying.escrow += stake_against
             if odds is None:
                 return []
             return [side_bet_made(bet, bet_id, backer, layer, stake_for, stake_against, odds)]
@@ -266,8 +267,7 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
     did), applied in the order the bets were made. ``keep``: when given, called with ``(bet,
     bet.progress())`` just before the throw changes a bet's progress (the throw's undo record,
     which keeps only what changes)."""
-    balances = game.ledger.balances
-    escrow = game.ledger.escrow
+    accounts = game.ledger.accounts
     append = None if game.quiet else events.append  # None: Game.rebuild, no events
     bets = game.bets
     # over a copy, so that a decided bet is dropped at once; the answers in the order of how
@@ -304,9 +304,10 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
         # the winner's own stake back and the loser's stake to him: Ledger.release and
         # Ledger.pay inlined for speed (0.23 us a settled bet against 0.36 us with the two
         # calls, timeit on the loaded VM; about 1% of bench/rules.py's replay)
-        escrow[winner] -= lost
-        escrow[loser] -= won
-        balances[winner] += lost + won
+        account = accounts[winner]
+        account.escrow -= lost
+        account.balance += lost + won
+        accounts[loser].escrow -= won
         del bets[bet.id]
         if append is not None:
             side, other = ("for", "against") if r == FOR else ("against", "for")

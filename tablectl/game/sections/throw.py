@@ -34,7 +34,7 @@ class ThrowUndo:
     kept by reference: a throw only settles it (drops it), never changes it.
     """
 
-    __slots__ = ("dice", "line", "callable", "bets", "progress", "balances", "escrow", "leavers")
+    __slots__ = ("dice", "line", "callable", "bets", "progress", "money", "leavers")
 
     def __init__(self, game: Game, dice: tuple[int, int]) -> None:
         self.dice = dice
@@ -53,8 +53,7 @@ class ThrowUndo:
         self.progress = [(bet, bet.progress()) for bet in bets.values()
                          if bet.keeps_progress] if game.callable_bets else []
         ledger = game.ledger
-        self.balances = ledger.balances.copy()
-        self.escrow = ledger.escrow.copy()
+        self.money = ledger.money()
         # cash-outs a throw can make only when someone has left (R-O3)
         leaving = game.leaving
         self.leavers = (ledger.cashed_out.copy(), ledger.cashed_out_total,
@@ -70,8 +69,7 @@ class ThrowUndo:
         game.bets = self.bets.copy()
         game.callable_bets = self.callable.copy()
         ledger = game.ledger
-        ledger.balances = self.balances.copy()
-        ledger.escrow = self.escrow.copy()
+        ledger.set_money(self.money)
         if self.leavers is not None:
             cashed_out, ledger.cashed_out_total, leaving = self.leavers
             ledger.cashed_out = cashed_out.copy()
@@ -98,8 +96,8 @@ class ThrowUndo:
             side_bets.append(d)
         before["side_bets"] = side_bets
         ledger = dict(after["ledger"])
-        ledger["balances"] = dict(self.balances)
-        ledger["escrow"] = dict(self.escrow)
+        ledger["balances"] = {player: money[0] for player, money in self.money.items()}
+        ledger["escrow"] = {player: money[1] for player, money in self.money.items()}
         if self.leavers is not None:
             cashed_out, cashed_out_total, leaving = self.leavers
             ledger["cashed_out"] = dict(cashed_out)
