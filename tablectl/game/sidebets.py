@@ -81,7 +81,7 @@ def _proposition_table(wins_mask: int, loses_mask: int, counted: bool) -> tuple[
     table = _PROPOSITION_TABLES.get(key)
     if table is None:
         probe = SideBet(None, "proposition", "", "", 0, 0, {"within": 1} if counted else {},
-                        (wins_mask, loses_mask, None))
+                        (wins_mask, loses_mask, None, 1 if counted else None))
         table = _PROPOSITION_TABLES[key] = decision_table(probe)
     return table
 
@@ -141,7 +141,8 @@ class SideBet:
     bet_id: the id the players gave it. kind: its kind, one of ``KIND_RULE``'s. stake_for /
     stake_against: units each side has in escrow; the winner takes both. terms: the kind's
     fields as given to the odds module (canonical form). extra: a proposition's (wins mask,
-    loses mask, decision table) as ``parse_terms`` gives them; None: parsed from ``terms``.
+    loses mask, decision table, within) as ``parse_terms`` gives them; None: parsed from
+    ``terms``.
 
     One class for every kind: what a throw does to a bet of a kind is that kind's rule in
     ``DECIDE``, and the kind's own fields (a come bet's come point, a number, a proposition's
@@ -170,11 +171,12 @@ class SideBet:
         # the settlement's answers (see decision_table; None only while the tables are built);
         # keeps_progress: whether a throw can change progress() (what a throw's undo keeps)
         if kind == "proposition":
-            within = self.within = terms.get("within")  # None: no limit on throws
             if extra is None:  # rebuilt from a snapshot: parse the stored terms again
+                within = terms.get("within")
                 wm, lm = _parse_proposition(terms["wins"], terms.get("loses"), within)[2:]
-                extra = wm, lm, _proposition_table(wm, lm, within is not None)
-            self.wins_mask, self.loses_mask, self.table = extra
+                extra = wm, lm, _proposition_table(wm, lm, within is not None), within
+            self.wins_mask, self.loses_mask, self.table, within = extra
+            self.within = within  # None: no limit on throws
             self.seen = 0
             self.keeps_progress = within is not None
         elif kind == "hardway" or kind == "number":
@@ -353,7 +355,8 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
 
     Returns (terms, key, extra): ``terms`` as given to the odds module and stored with the bet,
     ``key`` a small int standing for them (for the odds caches), ``extra`` the (wins, loses)
-    outcome masks of a proposition and its decision table (None for other kinds). Raises
+    outcome masks of a proposition, its decision table and its "within" (None for other
+    kinds). Raises
     CommandError naming the field and what it should be.
     """
     # the kinds in the order of how often they come here (run_side_bet sends propositions
@@ -388,7 +391,8 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
                 raw = parsed = None
             if parsed is None:
                 terms, key, wm, lm = _parse_proposition(wins, loses, within)
-                parsed = terms, key, (wm, lm, _proposition_table(wm, lm, within is not None))
+                parsed = terms, key, (wm, lm, _proposition_table(wm, lm, within is not None),
+                                     within)
                 if raw is not None and len(_PROPOSITIONS_PARSED) < 4096:
                     _PROPOSITIONS_PARSED[raw] = parsed
             return parsed
@@ -400,7 +404,7 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
             terms, key, wm, lm = _parse_proposition_cached((w, lo, within, type(within)))
         except TypeError:  # something unhashable: the uncached parse says what is wrong
             terms, key, wm, lm = _parse_proposition(wins, loses, within)
-        return terms, key, (wm, lm, _proposition_table(wm, lm, within is not None))
+        return terms, key, (wm, lm, _proposition_table(wm, lm, within is not None), within)
     if kind == "hardway":
         n = cmd.get("number")
         parsed = HARDWAY_TERMS_PARSED.get(n) if type(n) is int else None

@@ -11,6 +11,7 @@ compares), and an operator's override must put back the state before the throw.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -236,3 +237,34 @@ def test_random_journals_settle_as_decide_says(plan):
             snap = g.snapshot()
             assert Game.from_snapshot(snap).snapshot() == snap
         assert g.money_total() == money
+
+
+def _slots(bet: SideBet) -> dict:
+    """Every slot the bet has set, by name."""
+    return {name: getattr(bet, name) for name in SideBet.__slots__ if hasattr(bet, name)}
+
+
+@pytest.mark.parametrize("terms", [
+    {"kind": "line"}, {"kind": "come"}, {"kind": "point"},
+    {"kind": "hardway", "number": 8}, {"kind": "number", "number": 11},
+    *({"kind": "proposition", **fields} for fields in PROPOSITIONS),
+])
+@pytest.mark.parametrize("quiet", [False, True])
+def test_a_bet_the_fast_path_makes_is_the_bet_the_class_makes(terms, quiet):
+    """``run_side_bet`` sets a well-formed bet's fields itself, without ``SideBet.__init__``;
+    the bet must be the one ``side_bet`` (the checked path, through the class) makes: the same
+    fields set to the same values, no other, and the same stakes moved."""
+    from tablectl.game.fields import parse_side_bet
+    from tablectl.game.sections.side_bets import run_side_bet, side_bet
+
+    command = {"command": "side_bet", "id": "x", "for": "bob", "against": "cy",
+               "stakes": {"bob": 5, "cy": 7}, **terms}
+    fast, checked = table(), table()
+    if terms["kind"] == "point":
+        for g in (fast, checked):
+            g.apply({"command": "throw", "dice": [4, 2]})  # the point 6
+    fast.quiet = checked.quiet = quiet  # as Game.rebuild plays (no events)
+    run_side_bet(fast, command)
+    side_bet(checked, *parse_side_bet(command))
+    assert _slots(fast.bets["x"]) == _slots(checked.bets["x"])
+    assert fast.snapshot() == checked.snapshot()

@@ -11,11 +11,15 @@ from ..errors import BetsClosed, CallOffNotAllowed, SideBetError
 from ..fields import parse_side_bet
 from ..sidebets import (
     AGAINST,
+    COME_TABLES,
     COUNT,
     FOR,
+    HARDWAY_TABLES,
     HARDWAY_TERMS,
     KIND_RULE,
+    LINE_TABLES,
     NO_TERMS,
+    NUMBER_TABLES,
     NUMBER_TERMS,
     POINT_MADE,
     POINT_TERMS,
@@ -31,7 +35,6 @@ if TYPE_CHECKING:
     from ..engine import Game
 
 new_bet = object.__new__  # run_side_bet: SideBet(...) without the class call (see there)
-init_bet = SideBet.__init__
 
 
 def side_bet(game: Game, bet_id: str | int, kind: str, backer: str, layer: str,
@@ -141,10 +144,13 @@ def run_side_bet(game: Game, command: dict) -> list[dict]:
         if (type(stake_for) is int and type(stake_against) is int
                 and 0 < stake_for <= backing.balance
                 and 0 < stake_against <= laying.balance):
+            # SideBet.__init__ inline, the kind's own fields set in the branch that checks the
+            # kind (no call with nine arguments, no second test of the kind: valgrind,
+            # docs/commands.md "Speed"); the object is dropped if the bet goes to the parser
+            bet = new_bet(SideBet)
             # the kinds in the order of how often they are made; a kind's terms that are
             # malformed raise here what parse_side_bet would (the fields before them are fine)
             quiet = game.quiet
-            extra = None
             if kind == "proposition":
                 terms, key, extra = parse_terms(kind, command)
                 if quiet:
@@ -156,26 +162,54 @@ def run_side_bet(game: Game, command: dict) -> list[dict]:
                     odds = None
                 else:
                     odds = true_odds(kind, key, None, stake_for, stake_against)
+                bet.wins_mask, bet.loses_mask, bet.table, within = extra
+                bet.within = within
+                bet.seen = 0
+                bet.keeps_progress = within is not None
             elif kind == "hardway" or kind == "number":
                 n = command.get("number")
-                terms = (HARDWAY_TERMS if kind == "hardway" else NUMBER_TERMS).get(n) if (
-                    type(n) is int) else None
+                if type(n) is not int:
+                    return side_bet(game, *parse_side_bet(command))
+                if kind == "hardway":
+                    terms = HARDWAY_TERMS.get(n)
+                    bet.table = HARDWAY_TABLES.get(n)
+                else:
+                    terms = NUMBER_TERMS.get(n)
+                    bet.table = NUMBER_TABLES.get(n)
                 if terms is None:
                     return side_bet(game, *parse_side_bet(command))
                 odds = None if quiet else true_odds(kind, n, None, stake_for, stake_against)
-            elif kind == "come" or (kind == "line" and game.point is None):
+                bet.number = n
+                bet.keeps_progress = False
+            elif kind == "come":
                 terms = NO_TERMS[0]
                 odds = None if quiet else true_odds(kind, 0, None, stake_for, stake_against)
+                bet.come_point = None
+                bet.table = COME_TABLES[None]
+                bet.may_call_off = False
+                bet.carried = False
+                bet.kept_by = None
+                bet.keeps_progress = True
+            elif kind == "line" and game.point is None:
+                terms = NO_TERMS[0]
+                odds = None if quiet else true_odds(kind, 0, None, stake_for, stake_against)
+                bet.table = LINE_TABLES["line"]
+                bet.keeps_progress = False
             elif kind == "point" and game.point is not None:
                 point = game.point
                 terms = POINT_TERMS[point]
                 odds = None if quiet else true_odds(kind, 0, point, stake_for, stake_against)
+                bet.table = LINE_TABLES["point"]
+                bet.keeps_progress = False
             else:
                 return side_bet(game, *parse_side_bet(command))
-            # SideBet(...) enters __init__ through C; object.__new__ and __init__ called from
-            # here cost about 300 machine instructions less a bet (valgrind)
-            bet = new_bet(SideBet)
-            init_bet(bet, bet_id, kind, backer, layer, stake_for, stake_against, terms, extra)
+            bet.id = bet_id
+            bet.kind = kind
+            bet.backer = backer
+            bet.layer = layer
+            bet.stake_for = stake_for
+            bet.stake_against = stake_against
+            bet.terms = terms
             # make_side_bet inline, its two Ledger.put_up too (the balances were checked):
             # one call less a bet, 2% of a rebuild's machine instructions (valgrind)
             game.bets[bet_id] = bet
