@@ -41,8 +41,10 @@ SNAPSHOT_VERSION = 1
 UNDO_READERS = frozenset({"operator_ruling", "warn"})
 # the commands that can make a throw count (sections/throw.py throw_counts), so keep its undo
 THROW_COMMANDS = frozenset({"throw", "operator_ruling"})
-# the runners that read or set commands_applied (Game.rebuild writes it before them)
-UNDO_RUNNERS = frozenset(RUNNERS[name] for name in THROW_COMMANDS | UNDO_READERS)
+# Game.rebuild's registry: name -> (runner, whether it reads or sets commands_applied, which
+# the rebuild then writes before it), both in one lookup (not a set lookup more a command)
+REBUILD_RUNNERS = {name: (run, name in THROW_COMMANDS | UNDO_READERS)
+                   for name, run in RUNNERS.items()}
 _END = object()  # Game.replay: after the last command
 
 
@@ -177,8 +179,7 @@ class Game:
         # replay()'s loop without the generator (the events are not yielded to be dropped),
         # and the count of commands played kept in a local, written to commands_applied only
         # for the commands that read it (valgrind, bench/rules.py: docs/commands.md "Speed")
-        runners = RUNNERS
-        undo_runners = UNDO_RUNNERS
+        runners = REBUILD_RUNNERS
         self.quiet = True
         before = played = self.commands_applied
         it = chain(commands, (_END,))
@@ -188,17 +189,17 @@ class Game:
                 if type(command) is not dict:
                     unknown_command(command)
                 try:
-                    run = runners[command["command"]]
+                    run, dates_undo = runners[command["command"]]
                 except (KeyError, TypeError):
                     unknown_command(command)
-                if run in undo_runners:  # they date the undo record by commands_applied
+                if dates_undo:  # they date the undo record by commands_applied
                     self.commands_applied = played
                     # the undo kept only as replay() keeps it
                     self.keep_undo = (following is _END or type(following) is not dict
                                       or following.get("command") in UNDO_READERS)
-                events = run(self, command)
-                if self.leaving:
-                    pay_out_leavers(self, events)
+                run(self, command)
+                if self.leaving:  # the events are dropped: a runner's own may be a tuple
+                    pay_out_leavers(self, [])
                 played += 1
                 command = following
         finally:

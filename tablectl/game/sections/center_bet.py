@@ -94,8 +94,8 @@ def center_bet(game: Game, amount: int) -> list[dict]:
     account.balance -= amount  # Ledger.put_up inlined (one call less a center bet)
     account.escrow += amount
     game.center = CenterBet(shooter, amount)
-    if game.quiet:  # Game.rebuild: no events
-        return []
+    if game.quiet:  # Game.rebuild: no events (an empty tuple: no new list)
+        return ()
     return [{"event": "center_bet_made", "player": shooter, "units": amount, "rule": "R-C1"}]
 
 
@@ -170,8 +170,8 @@ def fade(game: Game, player: str, amount: int, claim: bool) -> list[dict]:
     account.balance -= amount  # Ledger.put_up inlined (one call less a fade)
     account.escrow += amount
     c.fades[player] = c.fades.get(player, 0) + amount
-    if game.quiet:  # Game.rebuild: no events
-        return []
+    if game.quiet:  # Game.rebuild: no events (an empty tuple: no new list)
+        return ()
     return [{"event": "faded", "player": player, "units": amount, "covered": covered + amount,
              "open": c.amount - covered - amount, "rule": "R-C2"}]
 

@@ -218,8 +218,8 @@ def run_side_bet(game: Game, command: dict) -> list[dict]:
             backing.escrow += stake_for
             laying.balance -= stake_against
             laying.escrow += stake_against
-            if odds is None:
-                return []
+            if odds is None:  # Game.rebuild: no events (an empty tuple: no new list a bet)
+                return ()
             return [side_bet_made(bet, bet_id, backer, layer, stake_for, stake_against, odds)]
     return side_bet(game, *parse_side_bet(command))
 
