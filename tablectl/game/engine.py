@@ -312,8 +312,15 @@ class Game:
         g.rolling = d["rolling"]
         g.pending_ruling = dict(d["pending_ruling"]) if d["pending_ruling"] else None
         g.center = CenterBet.from_dict(d["center"]) if d["center"] else None
+        accounts = g.ledger.accounts
         for bd in d["side_bets"]:
             bet = bet_from_dict(bd)
+            try:
+                bet.backing = accounts[bet.backer]
+                bet.laying = accounts[bet.layer]
+            except KeyError as exc:
+                raise ValueError(f"game snapshot is inconsistent: side bet {bet.id!r} is held "
+                                 f"by {exc.args[0]!r}, who has no account") from None
             g.bets[bet.id] = bet
             if bet.kind == "come" and bet.may_call_off:
                 g.callable_bets.append(bet)

@@ -6,17 +6,18 @@ from __future__ import annotations
 class Account:
     """One player's money at the table.
 
-    balance: units free to stake. escrow: units at stake in open bets.
+    player: whose it is. balance: units free to stake. escrow: units at stake in open bets.
     """
 
-    __slots__ = ("balance", "escrow")
+    __slots__ = ("player", "balance", "escrow")
 
-    def __init__(self, balance: int = 0, escrow: int = 0) -> None:
+    def __init__(self, player: str, balance: int = 0, escrow: int = 0) -> None:
+        self.player = player
         self.balance = balance
         self.escrow = escrow
 
     def __repr__(self) -> str:
-        return f"Account(balance={self.balance}, escrow={self.escrow})"
+        return f"Account({self.player!r}, balance={self.balance}, escrow={self.escrow})"
 
 
 class Ledger:
@@ -28,8 +29,9 @@ class Ledger:
 
     accounts: player -> his ``Account``, in the order the players first bought in. A player's
     balance and escrow are one record, so that a stake moved is one dict lookup a player, not
-    one for his balance and one for his escrow (the hot paths, the side bets' settlement and
-    ``run_side_bet``, move them on the record itself: docs/commands.md "Speed").
+    one for his balance and one for his escrow, and an open side bet holds its parties'
+    accounts, so that its settlement looks none up (docs/commands.md "Speed"). So an account
+    is never replaced while the player has one: ``set_money`` puts the money back in place.
     """
 
     __slots__ = ("accounts", "cashed_out", "bought_in_total", "cashed_out_total")
@@ -54,7 +56,7 @@ class Ledger:
         """Credit ``units`` brought to the table by ``player``."""
         account = self.accounts.get(player)
         if account is None:
-            account = self.accounts[player] = Account()
+            account = self.accounts[player] = Account(player)
         account.balance += units
         self.bought_in_total += units
 
@@ -86,14 +88,20 @@ class Ledger:
         """Units on the table: all balances plus all escrow."""
         return sum(a.balance + a.escrow for a in self.accounts.values())
 
-    def money(self) -> dict[str, tuple[int, int]]:
-        """Player -> (balance, escrow) now: what ``set_money`` puts back (a throw's undo)."""
-        return {player: (a.balance, a.escrow) for player, a in self.accounts.items()}
+    def money(self) -> list[tuple[Account, int, int]]:
+        """Every account with its balance and escrow now, in order: what ``set_money`` puts
+        back (a throw's undo)."""
+        return [(a, a.balance, a.escrow) for a in self.accounts.values()]
 
-    def set_money(self, money: dict[str, tuple[int, int]]) -> None:
-        """Every account as ``money()`` gave it (accounts closed since are opened again)."""
-        self.accounts = {player: Account(balance, escrow)
-                         for player, (balance, escrow) in money.items()}
+    def set_money(self, money: list[tuple[Account, int, int]]) -> None:
+        """Every account as ``money()`` gave it, the same objects (open bets hold them), and
+        those closed since opened again."""
+        accounts = {}
+        for account, balance, escrow in money:
+            account.balance = balance
+            account.escrow = escrow
+            accounts[account.player] = account
+        self.accounts = accounts
 
     def to_dict(self) -> dict:
         return {
@@ -111,7 +119,7 @@ class Ledger:
         if set(escrow) != set(d["balances"]):
             raise ValueError("ledger snapshot is inconsistent: the players with a balance "
                              "are not the players with an escrow")
-        ledger.accounts = {player: Account(balance, escrow[player])
+        ledger.accounts = {player: Account(player, balance, escrow[player])
                            for player, balance in d["balances"].items()}
         ledger.cashed_out = dict(d["cashed_out"])
         ledger.bought_in_total = d["bought_in_total"]

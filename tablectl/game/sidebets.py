@@ -138,7 +138,9 @@ def parse_outcomes(value, field: str) -> tuple[list, int]:
 class SideBet:
     """A contract between two players: ``backer`` bets the event happens, ``layer`` that not.
 
-    bet_id: the id the players gave it. kind: its kind, one of ``KIND_RULE``'s. stake_for /
+    bet_id: the id the players gave it. kind: its kind, one of ``KIND_RULE``'s. backer, layer:
+    the parties (``backing`` and ``laying``, their ledger accounts, are set by the game that
+    opens the bet: ``sections/side_bets.py``, ``Game.from_snapshot``). stake_for /
     stake_against: units each side has in escrow; the winner takes both. terms: the kind's
     fields as given to the odds module (canonical form). extra: a proposition's (wins mask,
     loses mask, decision table, within) as ``parse_terms`` gives them; None: parsed from
@@ -154,6 +156,7 @@ class SideBet:
 
     __slots__ = ("id", "kind", "backer", "layer", "stake_for", "stake_against", "terms",
                  "table", "keeps_progress",
+                 "backing", "laying",  # the parties' ledger Accounts, once the bet is open
                  "come_point", "may_call_off", "carried", "kept_by",  # come (R-S3, R-S4)
                  "number",  # hardway, number (R-S5, R-S6)
                  "wins_mask", "loses_mask", "within", "seen")  # proposition (R-S7)

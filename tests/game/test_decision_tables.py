@@ -240,8 +240,13 @@ def test_random_journals_settle_as_decide_says(plan):
 
 
 def _slots(bet: SideBet) -> dict:
-    """Every slot the bet has set, by name."""
-    return {name: getattr(bet, name) for name in SideBet.__slots__ if hasattr(bet, name)}
+    """Every slot the bet has set, by name (its parties' accounts as what they hold)."""
+    slots = {name: getattr(bet, name) for name in SideBet.__slots__ if hasattr(bet, name)}
+    for name in ("backing", "laying"):
+        if name in slots:
+            account = slots[name]
+            slots[name] = (account.player, account.balance, account.escrow)
+    return slots
 
 
 @pytest.mark.parametrize("terms", [
@@ -268,3 +273,13 @@ def test_a_bet_the_fast_path_makes_is_the_bet_the_class_makes(terms, quiet):
     side_bet(checked, *parse_side_bet(command))
     assert _slots(fast.bets["x"]) == _slots(checked.bets["x"])
     assert fast.snapshot() == checked.snapshot()
+
+
+def test_a_snapshot_whose_bet_is_held_by_a_player_without_an_account_is_refused():
+    g = table()
+    g.apply({"command": "side_bet", "id": "x", "kind": "come", "for": "bob", "against": "cy",
+             "stakes": {"bob": 5, "cy": 7}})
+    snap = g.snapshot()
+    snap["side_bets"][0]["layer"] = "zed"
+    with pytest.raises(ValueError, match="side bet 'x' is held by 'zed', who has no account"):
+        Game.from_snapshot(snap)

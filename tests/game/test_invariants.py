@@ -98,6 +98,9 @@ def check(g: Game) -> None:
     assert ledger.escrow == open_stakes(g)
     assert all(v >= 0 for v in ledger.balances.values())
     assert set(g.seats) | set(g.leaving) == set(ledger.balances)
+    # an open bet settles on the accounts it holds: they must be the ledger's own
+    for b in g.bets.values():
+        assert b.backing is ledger.accounts[b.backer] and b.laying is ledger.accounts[b.layer]
     assert g.shooter is None or (g.shooter in g.seats and g.shooter not in g.barred)
 
 
@@ -221,6 +224,7 @@ def test_replay_and_snapshot_round_trip_continue_identically(drawn, cut):
     restored = Game.from_snapshot(json.loads(json.dumps(first.snapshot())))
     assert restored.snapshot() == first.snapshot()
     assert restored.state() == first.state()
+    check(restored)
     assert [restored.apply(c) for c in accepted[cut:]] == outputs[cut:]
     assert restored.snapshot() == g.snapshot()
 

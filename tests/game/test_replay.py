@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tablectl.game import CommandError, Game, RuleViolation
 from tests.game.helpers import table
-from tests.game.test_invariants import SETTINGS, dice, evening, play
+from tests.game.test_invariants import SETTINGS, check, dice, evening, play
 
 
 @SETTINGS
@@ -34,6 +34,7 @@ def test_rebuild_gives_the_game_of_apply_one_by_one(drawn):
     assert rebuilt.snapshot() == g.snapshot()  # the last throw's undo record too
     assert rebuilt.state() == g.state()
     assert rebuilt.money_total() == g.money_total()
+    check(rebuilt)
     assert not rebuilt.quiet and rebuilt.keep_undo  # back to playing for real
 
 

@@ -93,6 +93,9 @@ def make_side_bet(game: Game, bet: SideBet, bet_id: str | int, backer: str, laye
     bet's own. ``run_side_bet`` does the same inline for the bets it checks itself."""
     game.bets[bet_id] = bet
     game.used_ids[bet_id] = True
+    accounts = game.ledger.accounts
+    bet.backing = accounts[backer]
+    bet.laying = accounts[layer]
     game.ledger.put_up(backer, stake_for)
     game.ledger.put_up(layer, stake_against)
     if odds is None:
@@ -210,6 +213,8 @@ def run_side_bet(game: Game, command: dict) -> list[dict]:
             bet.stake_for = stake_for
             bet.stake_against = stake_against
             bet.terms = terms
+            bet.backing = backing
+            bet.laying = laying
             # make_side_bet inline, its two Ledger.put_up too (the balances were checked):
             # one call less a bet, 2% of a rebuild's machine instructions (valgrind)
             game.bets[bet_id] = bet
@@ -301,7 +306,6 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
     did), applied in the order the bets were made. ``keep``: when given, called with ``(bet,
     bet.progress())`` just before the throw changes a bet's progress (the throw's undo record,
     which keeps only what changes)."""
-    accounts = game.ledger.accounts
     append = None if game.quiet else events.append  # None: Game.rebuild, no events
     bets = game.bets
     # over a copy, so that a decided bet is dropped at once; the answers in the order of how
@@ -312,11 +316,12 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
         if not r:
             continue
         # pairs, not one four-tuple: a pair is swapped on the stack, four build a tuple
+        # the parties' accounts from the bet itself (no lookup by name)
         if r == AGAINST:
-            winner, loser = bet.layer, bet.backer
+            winner, loser = bet.laying, bet.backing
             won, lost = bet.stake_for, bet.stake_against
         elif r == FOR:
-            winner, loser = bet.backer, bet.layer
+            winner, loser = bet.backing, bet.laying
             won, lost = bet.stake_against, bet.stake_for
         elif r == COUNT:  # R-S7a: one more throw of its "within"
             if keep is not None:
@@ -325,7 +330,7 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
             if bet.seen < bet.within:
                 continue
             r = AGAINST  # the last throw it waited for: lost
-            winner, loser = bet.layer, bet.backer
+            winner, loser = bet.laying, bet.backing
             won, lost = bet.stake_for, bet.stake_against
         else:  # COME_POINT (R-S3)
             if keep is not None:
@@ -338,18 +343,17 @@ def settle_side_bets(game: Game, key: int, total: int, line: int, events: list,
         # the winner's own stake back and the loser's stake to him: Ledger.release and
         # Ledger.pay inlined for speed (0.23 us a settled bet against 0.36 us with the two
         # calls, timeit on the loaded VM; about 1% of bench/rules.py's replay)
-        account = accounts[winner]
-        account.escrow -= lost
-        account.balance += lost + won
-        accounts[loser].escrow -= won
+        winner.escrow -= lost
+        winner.balance += lost + won
+        loser.escrow -= won
         del bets[bet.id]
         if append is not None:
             side, other = ("for", "against") if r == FOR else ("against", "for")
             rule = KIND_RULE[bet.kind]
-            append({"event": "side_bet_won", "id": bet.id, "player": winner, "units": won,
-                    "side": side, "rule": rule})
-            append({"event": "side_bet_lost", "id": bet.id, "player": loser, "units": won,
-                    "side": other, "rule": rule})
+            append({"event": "side_bet_won", "id": bet.id, "player": winner.player,
+                    "units": won, "side": side, "rule": rule})
+            append({"event": "side_bet_lost", "id": bet.id, "player": loser.player,
+                    "units": won, "side": other, "rule": rule})
     if line == POINT_MADE:
         # R-S4: a come point still pending when the shooter makes his point
         for bet in bets.values():

@@ -96,8 +96,8 @@ class ThrowUndo:
             side_bets.append(d)
         before["side_bets"] = side_bets
         ledger = dict(after["ledger"])
-        ledger["balances"] = {player: money[0] for player, money in self.money.items()}
-        ledger["escrow"] = {player: money[1] for player, money in self.money.items()}
+        ledger["balances"] = {a.player: balance for a, balance, _ in self.money}
+        ledger["escrow"] = {a.player: escrow for a, _, escrow in self.money}
         if self.leavers is not None:
             cashed_out, cashed_out_total, leaving = self.leavers
             ledger["cashed_out"] = dict(cashed_out)
