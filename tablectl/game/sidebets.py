@@ -359,35 +359,41 @@ def parse_terms(kind: str, cmd: dict) -> tuple[dict, int, tuple | None]:
     Returns (terms, key, extra): ``terms`` as given to the odds module and stored with the bet,
     ``key`` a small int standing for them (for the odds caches), ``extra`` the (wins, loses)
     outcome masks of a proposition, its decision table and its "within" (None for other
-    kinds). Raises
-    CommandError naming the field and what it should be.
+    kinds). Raises CommandError naming the field and what it should be.
     """
     # the kinds in the order of how often they come here (run_side_bet sends propositions
     # only; parse_side_bet every kind)
     if kind == "proposition":
-        if "wins" not in cmd:
+        try:  # a subscript, not "in" and a subscript: one lookup
+            wins = cmd["wins"]
+        except KeyError:
             raise CommandError("proposition bet needs \"wins\": a total, a combination like "
-                               "\"6-5\", or a list of them")
-        wins, loses, within = cmd["wins"], cmd.get("loses"), cmd.get("within")
+                               "\"6-5\", or a list of them") from None
+        loses, within = cmd.get("loses"), cmd.get("within")
         # the same proposition is usually offered again and again: its parsing is cached; the
         # keys must tell the types apart, else True or 8.0 would hit the entries of 1 and 8.
-        # Lists (the usual form) go by one flat key in a plain dict, which holds the finished
+        # Lists (the usual form) go by one key in a plain dict, which holds the finished
         # result: the values alone when each is an int or a str (what JSON gives a well-formed
-        # outcome; those equal only their own type), else the values and their types. The
-        # types are checked with type() in a loop, one specialised bytecode each, not with
-        # map(type, ...), a call through C per value (valgrind: about 3,000 machine
-        # instructions less a proposition, docs/commands.md "Speed")
+        # outcome; those equal only their own type), else the values and their types (keys of
+        # three, four or six items: no shape meets another). The types are checked with
+        # type() in a loop, one specialised bytecode each, not with map(type, ...), a call
+        # through C per value, and each list on its own, not the two joined (valgrind,
+        # docs/commands.md "Speed")
         if type(wins) is list and (loses is None or type(loses) is list):
-            wins_key = tuple(wins)
-            loses_key = None if loses is None else tuple(loses)
-            for value in wins_key if loses_key is None else wins_key + loses_key:
+            for value in wins:
                 if type(value) is not int and type(value) is not str:
-                    raw = (wins_key, tuple(map(type, wins)), loses_key,
-                           None if loses is None else tuple(map(type, loses)), within,
-                           type(within))
+                    raw = _typed_key(wins, loses, within)
                     break
             else:
-                raw = (wins_key, loses_key, within, type(within))
+                if loses is None:
+                    raw = (tuple(wins), within, type(within))
+                else:
+                    for value in loses:
+                        if type(value) is not int and type(value) is not str:
+                            raw = _typed_key(wins, loses, within)
+                            break
+                    else:
+                        raw = (tuple(wins), tuple(loses), within, type(within))
             try:
                 parsed = _PROPOSITIONS_PARSED.get(raw)
             except TypeError:  # something unhashable: the uncached parse says what is wrong
@@ -440,6 +446,12 @@ _PROPOSITION_KEYS: dict[tuple, int] = {}  # canonical terms -> a small int (chea
 _PROPOSITION_TERMS: list[dict] = []       # ... and back
 PRICED_PROPOSITIONS: set[int] = set()  # the keys win_odds priced (Game.rebuild asks it once)
 _ONE = object()  # marks a single outcome (not a list) in a parse cache key
+
+
+def _typed_key(wins: list, loses: list | None, within) -> tuple:
+    """parse_terms' cache key of lists holding a value that is no int nor str."""
+    return (tuple(wins), tuple(map(type, wins)), None if loses is None else tuple(loses),
+            None if loses is None else tuple(map(type, loses)), within, type(within))
 
 
 def _unraw(value: tuple):

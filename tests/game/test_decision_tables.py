@@ -128,6 +128,20 @@ def test_proposition_parse_cache_keeps_the_types_apart():
         parse_terms("proposition", {"wins": [8.0], "within": 2})
     with pytest.raises(CommandError, match="wins"):
         parse_terms("proposition", {"wins": [[8]], "within": 2})  # unhashable: no cache
+    # the losing outcomes and the count of throws are keyed by their types too
+    parse_terms("proposition", {"wins": [6], "loses": [8]})
+    with pytest.raises(CommandError, match="loses"):
+        parse_terms("proposition", {"wins": [6], "loses": [8.0]})
+    with pytest.raises(CommandError, match="loses"):
+        parse_terms("proposition", {"wins": [6], "loses": [[8]]})
+    parse_terms("proposition", {"wins": [6], "within": 1})
+    with pytest.raises(CommandError, match="within"):
+        parse_terms("proposition", {"wins": [6], "within": True})
+    # a missing "wins" and a "wins" of null are told apart
+    with pytest.raises(CommandError, match="needs \"wins\""):
+        parse_terms("proposition", {"within": 1})
+    with pytest.raises(CommandError, match="None"):
+        parse_terms("proposition", {"wins": None, "within": 1})
 
 
 def line_of(point, total):
