@@ -203,3 +203,28 @@ def test_the_side_bets_a_rebuild_does_not_price_can_all_be_priced():
         assert extra is None  # what side_bet takes for "no proposition"
         num, den, _ = win_odds(kind, key, point)
         assert 0 < num < den, (kind, fields, point)
+
+
+def test_with_a_player_leaving_a_side_bet_is_made_or_refused_alike_in_apply_and_rebuild():
+    # run_side_bet takes the accounts for the seats only while no one is leaving (R-O3): a
+    # player who left with a stake out still has one, and may not bet
+    from tablectl.game.errors import PlayerLeft
+    from tests.game.helpers import side
+
+    opening = [{"command": "join", "player": p, "buy_in": 100} for p in ("ann", "bob", "cy")]
+    opening += [{"command": "shooter", "player": "ann"},
+                side("n", "number", "cy", "bob", 5, 5, number=8),
+                {"command": "leave", "player": "cy"}]
+    made = side("m", "come", "ann", "bob", 3, 4)
+    for by_leaver in (side("x", "come", "cy", "ann", 1, 1), side("y", "come", "ann", "cy", 1, 1)):
+        g = Game()
+        for c in opening + [made]:
+            g.apply(c)
+        rebuilt = Game()
+        rebuilt.rebuild(opening + [made])
+        assert rebuilt.snapshot() == g.snapshot() and "m" in g.bets
+        for game in (g, rebuilt):
+            before = game.snapshot()
+            with pytest.raises(PlayerLeft) as info:
+                game.rebuild([by_leaver]) if game is rebuilt else game.apply(by_leaver)
+            assert info.value.rule == "R-O3" and game.snapshot() == before

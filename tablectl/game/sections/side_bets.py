@@ -127,23 +127,22 @@ def run_side_bet(game: Game, command: dict) -> list[dict]:
         layer, stakes = command["against"], command["stakes"]
     except KeyError:
         return side_bet(game, *parse_side_bet(command))
-    seats = game.seats
-    # seated players are non-empty strings (join checks them): "in seats" stands for the
-    # names' checks and check_bettor's both, with no type() of its own (the seats are a list,
-    # compared by ==: of what JSON holds only a str equals a name); a kind that is not a str
-    # matches none of the kinds' comparisons below and goes to the parser too (the three
-    # type() checks were 21 bytecodes a bet, 1.5% of a rebuild's machine instructions)
+    # a player with an account is seated or has left (R-O3, his stakes still out); with no one
+    # leaving, the accounts' lookups stand for the names' checks and check_bettor's both (the
+    # accounts are keyed by the seated players' names, non-empty strings: of what JSON holds
+    # only an equal str finds one), instead of two scans of the seats; a kind that is not a str
+    # matches none of the kinds' comparisons below and goes to the parser too
     if (type(bet_id) is str and bet_id and backer != layer and type(stakes) is dict
             and len(stakes) == 2 and game.pending_ruling is None and not game.rolling
-            and backer in seats and layer in seats and bet_id not in game.used_ids):
+            and not game.leaving and bet_id not in game.used_ids):
+        accounts = game.ledger.accounts
         try:  # subscripts, not get(): fewer instructions, and a stake missing is malformed
+            backing = accounts[backer]
+            laying = accounts[layer]
             stake_for = stakes[backer]
             stake_against = stakes[layer]
-        except KeyError:
+        except (KeyError, TypeError):  # TypeError: a name JSON cannot key a dict by (a list)
             return side_bet(game, *parse_side_bet(command))
-        accounts = game.ledger.accounts
-        backing = accounts[backer]
-        laying = accounts[layer]
         if (type(stake_for) is int and type(stake_against) is int
                 and 0 < stake_for <= backing.balance
                 and 0 < stake_against <= laying.balance):

@@ -136,7 +136,9 @@ def run_throw(game: Game, command: dict) -> list[dict]:
         dice = command["dice"]
     except KeyError:
         dice = None
-    if type(dice) is list and len(dice) == 2 and "player" not in command:
+    # the two fields alone (no "player" to check): len() is cheaper than a lookup of "player";
+    # anything more goes to parse_throw, which ignores unknown fields as this path did
+    if type(dice) is list and len(dice) == 2 and len(command) == 2:
         d1, d2 = dice
         if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
             if game.point is not None and game.pending_ruling is None and (
