@@ -259,6 +259,10 @@ def describe(event: dict) -> str:
         else:
             d = e.get("dice") or ["?", "?"]
             what = f"{d[0]} + {d[1]}"
+        previous = e.get("previous")
+        if e.get("override") and isinstance(previous, dict) and previous.get("void"):
+            return _("the operator makes the void throw (%(rule)s) count: %(what)s (%(why)s)",
+                     rule=previous.get("rule"), what=what, why=reason(e.get("why")))
         if e.get("override"):
             return _("the operator overrides the last throw: %(what)s (%(why)s)", what=what,
                      why=reason(e.get("why")))

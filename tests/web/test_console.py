@@ -49,11 +49,27 @@ def test_no_override_is_offered_once_play_went_on(table, operator):
     assert r.status_code == 409  # what the card says: the game refuses it
 
 
-def test_a_void_throw_is_not_offered_for_override(table, operator):
+def test_a_void_throw_is_offered_for_override_with_dice_only(table, operator):
     play(table, OPENING + [{"command": "dice_rolling"},
-                           {"command": "void", "rule": "R-I3", "reason": "no wall"}])
+                           {"command": "void", "rule": "R-I1", "reason": "die 2 left the area"}])
+    n = table.state()["seq"]
     html = ruling_card(operator)
-    assert 'id="override-form"' not in html
+    assert 'id="override-form"' in html and f'data-key="o{n}"' in html
+    assert 'value="dice"' in html and 'value="void"' not in html  # void already: no "Void it"
+    r = operator.command({"command": "operator_ruling", "void": True, "why": "?"})
+    assert r.status_code == 409 and "void already" in r.json["refused"], r.json
+    r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "it stayed in"})
+    assert r.status_code == 200, r.json
+    assert [e["event"] for e in r.json["events"]][:3] == ["operator_ruled", "come_out", "natural"]
+
+
+def test_a_void_throw_stays_open_across_its_warning_and_closes_after_play(table, operator):
+    play(table, OPENING + [{"command": "void", "rule": "R-I3", "reason": "no wall"},
+                           {"command": "warn", "rule": "R-I3"}])
+    assert 'id="override-form"' in ruling_card(operator)
+    play(table, [{"command": "dice_rolling"}])
+    html = ruling_card(operator)
+    assert 'id="override-form"' not in html and "no longer be overridden" in html
     r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "it hit"})
     assert r.status_code == 409
 
