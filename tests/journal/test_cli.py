@@ -63,6 +63,10 @@ def test_verify_exit_status_says_whether_the_journal_is_sound(journal_path, tmp_
     assert run_tablectl("journal", "verify", str(text)).returncode == 2
     missing = run_tablectl("journal", "verify")
     assert missing.returncode == 2 and "give the journal file" in missing.stderr
+    # the message names the subcommand it is about, and how to give the file
+    assert "tablectl journal verify FILE" in missing.stderr, missing.stderr
+    missing = run_tablectl("recall")
+    assert missing.returncode == 2 and "tablectl recall FILE" in missing.stderr, missing.stderr
 
 
 # --------------------------------------------------------------------------- export
