@@ -268,6 +268,27 @@ def test_a_refusal_shows_its_rule_and_the_games_figures(fresh, browser):
     op.close()
 
 
+def test_a_refusal_in_russian_says_what_it_means_and_keeps_the_games_words(fresh, browser):
+    _, server = fresh
+    op = Phone(browser, server.url)
+    op.log_in()
+    page = op.open("/operator?lang=ru")
+    fade = console_form(page, "center", "fade")
+    fade.locator('[name="player"]').fill("bob")
+    fade.locator('[name="amount"]').fill("50")
+    fade.locator("button[type=submit]").click()
+    page.wait_for_selector("#result.refused", timeout=3000)
+    head = page.inner_text("#result strong")
+    assert "Отвечающие покрыли бы больше ставки бросающего" in head, head
+    assert "R-C6: отвечающие не могут ответить больше ставки бросающего" in page.inner_text(
+        "#result .rule-said")
+    english = page.locator('#result span[lang="en"]')
+    assert "the bet is 10, 0 faded, 10 open" in english.inner_text()  # the figures, secondary
+    shot(page, "refusal-ru", "#result")
+    assert op.errors == []
+    op.close()
+
+
 def test_a_throw_by_hand_needs_both_faces_chosen(fresh, browser):
     table, server = fresh
     table.submit({"command": "fade", "player": "bob", "amount": 10})
