@@ -78,6 +78,9 @@ def _decision(block: list) -> dict[str, Any]:
     last = block[-1]
     decided = next(e for e in last.events if e.get("event") in DECISIONS)
     throws = [t for t in (_throw_of(r) for r in block) if t is not None]
+    for before, t in zip(throws, throws[1:], strict=False):
+        if "previous" in t:  # an override (R-I2): the throw before it no longer stands
+            before["overridden"] = True
     rulings = [r for r in (_ruling_of(row) for row in block) if r is not None]
     settled = [dict(e, seq=r.seq) for r in block for e in r.events if _is_settlement(e)]
     point = decided.get("point")
@@ -187,6 +190,11 @@ def _settled_text(event: dict[str, Any]) -> str:
     return f"{name} {details}".strip()
 
 
+def standing(throws: list[dict[str, Any]]) -> int:
+    """How many of a decision's throws stand: an override replaces the throw it overrides."""
+    return sum(1 for t in throws if not t.get("overridden"))
+
+
 def _previous_text(previous) -> str:
     """An override's ``previous`` in words: what the throw was ruled before."""
     if previous is None:
@@ -201,9 +209,10 @@ def format_decision(entry: dict[str, Any]) -> str:
     point = f", point {entry['point']}" if entry.get("point") else ""
     lines = [f"rows {entry['from_seq']}-{entry['to_seq']}  {entry['ended']}  "
              f"shooter {entry.get('shooter') or '?'}{point}: {entry['decision']} "
-             f"({_dice_text(entry.get('dice'))}), {len(entry['throws'])} throw(s)"]
+             f"({_dice_text(entry.get('dice'))}), {standing(entry['throws'])} throw(s)"]
     throws = " ".join(
-        (_dice_text(t["dice"]) if t["dice"] else "void") + (
+        ("(overridden) " if t.get("overridden") else "")
+        + (_dice_text(t["dice"]) if t["dice"] else "void") + (
             f"[by {t['ruled_by']}{_previous_text(t.get('previous'))}]"
             if t.get("ruled_by") else "")
         for t in entry["throws"])

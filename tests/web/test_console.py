@@ -102,3 +102,28 @@ def test_the_last_throws_say_which_rule_voided_a_throw(table, client):
     html = client.get("/view/table").data.decode()
     card = html.split('class="card throws-card"', 1)[1].split("</section>", 1)[0]
     assert "void" in card and "R-I3" in card and "neither die hit the back wall" in card
+
+
+def test_the_last_throw_shown_is_the_void_made_to_count(table, client, operator):
+    play(table, OPENING + [{"command": "void", "rule": "R-I1", "reason": "die 2 left the area"}])
+    r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "it stayed in"})
+    assert r.status_code == 200, r.json
+    page = client.get("/?lang=en").data.decode()
+    last = page[page.index('id="last-throw"'):][:3000]
+    assert "natural" in last and "void throw" not in last
+
+
+def test_a_decision_counts_the_throws_that_stand_and_folds_many_settlements(table, client):
+    bets = [{"command": "side_bet", "id": f"p{i}", "kind": "proposition", "for": "bob",
+             "against": "ann", "stakes": {"bob": 1, "ann": 1}, "wins": [7], "within": 1}
+            for i in range(4)]
+    play(table, OPENING + bets + [{"command": "void", "rule": "R-I1", "reason": "out"},
+                                  {"command": "operator_ruling", "by": "op", "why": "in",
+                                   "dice": [3, 4]}])
+    decision = table.recall(1)[0]
+    assert [t.get("overridden", False) for t in decision["throws"]] == [True, False]
+    card = client.get("/?lang=en").data.decode()
+    card = card[card.index('class="card recall-card"'):]
+    assert "1 throw<" in card  # the void the operator made count is one throw, not two
+    # the center bet and four side bets: five settlements, folded on the phone
+    assert '<details class="settled-more"><summary>5 bets settled</summary>' in card
