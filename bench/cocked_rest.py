@@ -160,7 +160,7 @@ def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
     st = CockedSettings()
     seen = front_band(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i],
                       st.wall_band_top_max if st.wall_band_seams else None)
-    top_edge, band = seen if seen is not None else (float("nan"), float("nan"))
+    top_edge, band = (seen.top_edge, seen.band) if seen is not None else (float("nan"),) * 2
     return dict(front=float(np.percentile(-toward, 98)), along=half, toward=slope,
                 top_edge=top_edge, band=band)
 
