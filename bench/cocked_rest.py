@@ -299,7 +299,7 @@ def print_faces(rows: list[dict], low: float = 0.78, high: float = 0.85) -> None
 
 
 def parse_set(items: list[str]) -> dict:
-    """``NAME=VALUE`` pairs -> CockedSettings fields (floats, or true/false)."""
+    """``NAME=VALUE`` pairs -> CockedSettings fields (floats, true/false, or ``LOW,HIGH``)."""
     out = {}
     for item in items:
         name, _, value = item.partition("=")
@@ -308,7 +308,12 @@ def parse_set(items: list[str]) -> dict:
                              "field (vision/cocked_cues.py)")
         out[name] = {"true": True, "false": False}.get(value.lower(), None)
         if out[name] is None:
-            out[name] = float(value)
+            try:
+                parts = tuple(float(v) for v in value.split(","))
+            except ValueError:
+                raise SystemExit(f"--set {item!r}: VALUE must be a number, true/false or "
+                                 "LOW,HIGH") from None
+            out[name] = parts[0] if len(parts) == 1 else parts
     return out
 
 

@@ -137,6 +137,14 @@ class CockedSettings:
     :param wall_band_min: ...and only where the band is at least this (die edges): a die
         tipped 10 degrees or more shows less wherever the camera's true slope at the wall is
         0.33 or less, so there a view angle estimated too low cannot clear it.
+    :param wall_band_seams: where the top's region runs past ``wall_band_top_max``, take it
+        again bounded by seams (``top_region(seams=True)``) as well.
+    :param wall_band_depth: a top whose front edge lies nearer the reader's centre than
+        ``wall_band_top`` (the centre off the top's) is whole when its region in the strip is
+        this deep (die edges, low and high: a flat top, seen in perspective and blurred)...
+    :param wall_band_back_gap: ...its back edge within this of the silhouette's (a region run
+        over the wall, or a face that was against the wall showing, is no whole top)...
+    :param wall_band_top_low: ...and its front edge at least this far out (``whole_top``).
     :param wall_distance_weight: see ``wall_top_shift``.
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
