@@ -142,8 +142,9 @@ class CockedSettings:
     :param wall_band_depth: a top whose front edge lies nearer the reader's centre than
         ``wall_band_top`` (the centre off the top's) is whole when its region in the strip is
         this deep (die edges, low and high: a flat top, seen in perspective and blurred)...
-    :param wall_band_back_gap: ...its back edge within this of the silhouette's (a region run
-        over the wall, or a face that was against the wall showing, is no whole top)...
+    :param wall_band_back_gap: ...its back edge within this of the silhouette's, either way (a
+        region run over a wall of its colour, or a face that was against the wall showing
+        beyond it, is no whole top)...
     :param wall_band_top_low: ...and its front edge at least this far out (``whole_top``).
     :param wall_distance_weight: see ``wall_top_shift``.
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
@@ -492,14 +493,14 @@ def whole_top(seen: FrontBand, settings: CockedSettings) -> bool:
     front edge is the top's: that edge lies ``wall_band_top``..``wall_band_top_max`` from the
     reader's centre, as a whole top's does; or, the reader's centre off the top's (a glare, a
     pip at the edge), the region is a whole top's depth (``wall_band_depth``) with its back
-    edge the silhouette's (within ``wall_band_back_gap``) and its front edge at least
+    edge the silhouette's (within ``wall_band_back_gap`` either way) and its front edge at least
     ``wall_band_top_low`` out: a region cut short at the front is then as short as the window
     lets one be."""
     st = settings
     if st.wall_band_top <= seen.top_edge <= st.wall_band_top_max:
         return True
     low, high = st.wall_band_depth
-    return (low <= seen.depth <= high and seen.back_gap <= st.wall_band_back_gap
+    return (low <= seen.depth <= high and abs(seen.back_gap) <= st.wall_band_back_gap
             and st.wall_band_top_low <= seen.top_edge <= st.wall_band_top_max)
 
 

@@ -262,6 +262,34 @@ def test_a_top_cut_short_at_the_front_is_no_whole_top_by_its_depth():
     assert wall_cue and cocked
 
 
+def test_a_top_run_over_a_wall_of_its_colour_and_cut_short_is_no_whole_top():
+    """A die tipped 12 degrees whose top's region runs 0.2 edge over a wall of the top's colour
+    (a black die at a black rail) and stops 0.15 edge short of its front edge (a shade across
+    it): the region is a whole top's depth, but its back edge lies beyond the silhouette's (the
+    wall did not change), so it is no whole top, and its band, lengthened by the cut to a flat
+    die's, does not clear it."""
+    felt = background(0)
+    toward = _toward(felt)
+    edges = _resting_die(12.0, toward)
+    back, top_front, _ = (round(WALL_Y + e * DIE) for e in edges)
+    x0, x1 = round(X - DIE / 2), round(X + DIE / 2)
+    felt[back - round(0.2 * DIE):back, x0:x1] = TOP  # the wall beside the die, before the throw
+    img = _frame(felt, edges)
+    img[top_front - round(0.15 * DIE):top_front, x0:x1] = FRONT_FACE
+    top_d = (edges[0] + edges[1]) / 2
+    seen = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    low, high = CockedSettings().wall_band_depth
+    assert low <= seen.depth <= high
+    assert abs(seen.band - toward) <= CockedSettings().wall_band_clear  # as a flat die's
+    assert seen.back_gap < -CockedSettings().wall_band_back_gap
+    assert not whole_top(seen, CockedSettings())
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and cocked
+    # the back edge not checked, the flag would go
+    cocked, _ = _judge(felt, img, edges, top_d, wall_band_back_gap=10.0)
+    assert not cocked
+
+
 def test_front_band_needs_a_silhouette_and_a_top():
     felt = background(0)
     assert front_band(_silhouettes(felt), felt.copy(), (X, WALL_Y + 0.3 * DIE), []) is None
