@@ -12,8 +12,9 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   from the wall, the face that was against the wall showing) leans on the wall; the reader's
   graded belief (``cocked_share``) decides the close calls. A die whose front face shows as a
   flat die's does (``front_band``: its height as seen, between the top's front edge and the
-  silhouette's, the view angle's ``toward`` from the area) is cleared: tipped away from the
-  wall by t, a die turns its front face from the camera and shows sin t less.
+  silhouette's, the view angle's ``toward`` from the area; its top whole by where its front
+  edge lies or by its depth: ``whole_top``) is cleared: tipped away from the wall by t, a die
+  turns its front face from the camera and shows sin t less.
 - The pair cue (``pairs``): of two dice lying closer than flat dice usually do, one leans on
   the other (a die comes to rest tilted only against something). If the wall cue finds one of
   them leaning on the wall, that explains the pair. Else the leaning one is the one scoring
