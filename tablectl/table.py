@@ -321,6 +321,7 @@ class Table:
             n = self._pending_throw or (before or {}).get("throw") or seq
             throw = dict(before or {"throw": n, "dice": [],
                                     "image": _image_url(n) if self._image_of(n) else None})
+            throw.pop("warned", None)  # the warning kept a void open to this ruling: done
             throw.update({"kind": "void" if ruled.get("void") else "operator",
                           "rule": ruled.get("rule"),
                           "reason": f"ruled by {ruled.get('by')}" + (

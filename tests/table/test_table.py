@@ -283,6 +283,7 @@ def test_a_warning_right_after_a_void_keeps_it_open_and_a_restart_knows(journal_
         events = t.submit({"command": "operator_ruling", "dice": [5, 6], "why": "in"},
                           by="operator")
         assert "natural" in [e["event"] for e in events]
+        assert "warned" not in t.state()["last_throw"]
 
 
 def test_the_audit_names_rulings_overrides_and_who_sent_a_warning(table):
