@@ -305,8 +305,9 @@ def describe(event: dict) -> str:
     if name == "barred":
         return _("%(p)s may not shoot for the rest of the game", p=p)
     if name == "throw_refused":
-        return _("a throw that was not allowed (%(rule)s): %(why)s", rule=e.get("rule"),
-                 why=reason(e.get("reason")))
+        # the rule's statement in the reader's language; the game's reason as it gave it
+        return _("a throw that was not allowed (%(rule)s): %(why)s",
+                 rule=rule_title(e.get("rule")) or "?", why=reason(e.get("reason")))
     if name == "table_status":
         return _("table status changed")
     return str(name)

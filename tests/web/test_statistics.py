@@ -91,6 +91,16 @@ def test_the_feed_says_a_void_throw_was_made_to_count(app):
         assert texts.describe(event).startswith("оператор засчитывает недействительный бросок")
 
 
+def test_the_feed_names_the_rule_that_refused_a_throw_in_the_readers_language(app):
+    from web import texts
+    event = {"event": "throw_refused", "shooter": "ann", "rule": "R-S0",
+             "reason": "the dice were thrown before bets closed"}
+    with app.test_request_context("/", headers={"Accept-Language": "ru"}):
+        said = texts.describe(event)
+    assert "R-S0: побочную ставку два игрока заключают до броска" in said, said
+    assert "the dice were thrown before bets closed" in said  # the game's own words
+
+
 def test_the_evening_starts_after_a_long_pause():
     rows = [Row(1, [], "2026-11-30T20:00:00Z"), Row(2, [], "2026-11-30T23:00:00Z"),
             Row(3, [], "2026-12-01T19:00:00Z"), Row(4, [], "2026-12-01T19:05:00Z")]
