@@ -154,11 +154,31 @@ def crop_die(
     if k < 0.6:
         # shrinking more than ~2x with bilinear sampling would alias small pips away
         f = k * 1.6
-        src = _area_shrunk(src, f)
         m[:, :2] /= f
+        src = _area_shrunk(_read_part(src, m, f, out_px), f)
     return cv2.warpAffine(
         src, m, (out_px, out_px), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+def _read_part(src: np.ndarray, m: np.ndarray, f: float, out_px: int) -> np.ndarray:
+    """The part of ``src`` that its shrink by ``f`` needs for the crop ``m`` (shrunk pixels ->
+    crop) to read: ``src`` less the columns and rows past the last shrunk pixel the crop's
+    bilinear samples reach (plus a pixel for their fixed-point rounding). An area shrink's
+    pixel depends only on the source pixels under it, counted from the top left, so the
+    shrunk pixels the crop reads are the same; where it reads the shrink's last column or row
+    (the source cut by the frame's edge), nothing is left off."""
+    h, w = src.shape[:2]
+    inv = cv2.invertAffineTransform(m)
+    edge = float(out_px - 1)
+    xs = [inv[0, 0] * u + inv[0, 1] * v + inv[0, 2] for u in (0.0, edge) for v in (0.0, edge)]
+    ys = [inv[1, 0] * u + inv[1, 1] * v + inv[1, 2] for u in (0.0, edge) for v in (0.0, edge)]
+    cols, rows = math.floor(max(xs)) + 2, math.floor(max(ys)) + 2  # the last ones read
+    if cols < round(w * f) - 1:
+        w = min(w, math.ceil((cols + 1) / f) + 2)
+    if rows < round(h * f) - 1:
+        h = min(h, math.ceil((rows + 1) / f) + 2)
+    return src[:h, :w]
 
 
 def _area_shrunk(src: np.ndarray, f: float) -> np.ndarray:

@@ -32,7 +32,7 @@ class Shrinker:
         h, w = frame.shape[:2]
         dw, dh = size
         if frame.dtype == np.uint8 and (w, h) == (4 * dw, 4 * dh):
-            sums4 = cv2.resize(self._sums(dw * 2, dh * 2) << 2, size,
+            sums4 = cv2.resize(self._sums(dw * 2, dh * 2) * np.uint16(4), size,
                                interpolation=cv2.INTER_AREA)
             # sum / 16, exact in float, rounded half to even (as OpenCV rounds) into 8 bits
             return cv2.convertScaleAbs(sums4, alpha=1 / 16)
@@ -45,6 +45,6 @@ class Shrinker:
         """The frame's 2x2 sums (uint16, exact: at most 1,020)."""
         if self._sums2 is None:
             four = self.frame.astype(np.uint16)
-            four <<= 2
+            four *= np.uint16(4)  # numpy multiplies 16-bit integers in vectors, shifts them not
             self._sums2 = cv2.resize(four, (dw, dh), interpolation=cv2.INTER_AREA)
         return self._sums2

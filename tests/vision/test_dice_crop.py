@@ -167,3 +167,48 @@ def test_a_large_dies_neighbourhood_shrinks_to_cv2s_pixels():
         f = float(rng.uniform(0.15, 0.96))
         assert np.array_equal(_area_shrunk(src, f),
                               cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
+
+
+def _crop_whole_neighbourhood(frame, center, die_px, angle_deg, out_px=CROP_PX, scale=1.25):
+    """crop_die as it was: the die's whole neighbourhood shrunk by cv2.resize, then turned."""
+    import math
+
+    cx, cy = center
+    side = die_px * scale
+    k = out_px / side
+    ca, sa = math.cos(math.radians(angle_deg)) * k, math.sin(math.radians(angle_deg)) * k
+    m = np.array([[ca, sa, out_px / 2 - (ca * cx + sa * cy)],
+                  [-sa, ca, out_px / 2 - (-sa * cx + ca * cy)]])
+    r = int(side * 0.75) + 2
+    h, w = frame.shape[:2]
+    x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+    x1, y1 = min(w, int(cx) + r + 1), min(h, int(cy) + r + 1)
+    src = frame[y0:y1, x0:x1]
+    m[:, 2] += m[:, 0] * x0 + m[:, 1] * y0
+    f = k * 1.6
+    src = cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    m[:, :2] /= f
+    return cv2.warpAffine(src, m, (out_px, out_px), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_large_die_is_cut_from_the_part_of_its_neighbourhood_it_reads():
+    """A large die's crop shrinks only the part of its neighbourhood the crop reads (the
+    columns and rows past it left off): the same crop, to the bit, as shrinking the whole
+    neighbourhood, at every angle, at the frame's edges and beyond them."""
+    from pathlib import Path
+
+    stills = Path(__file__).resolve().parents[2] / "fixtures" / "stills"
+    rng = np.random.default_rng(5)
+    for name in ("two_white_wood.jpg", "colours_tray.jpg"):
+        frame = cv2.imread(str(stills / name))
+        h, w = frame.shape[:2]
+        for _ in range(120):
+            size = float(np.exp(rng.uniform(np.log(54), np.log(400))))
+            c = (float(rng.uniform(-0.3 * size, w + 0.3 * size)),
+                 float(rng.uniform(-0.3 * size, h + 0.3 * size)))
+            angle = float(rng.uniform(-45, 45))
+            if int(c[0]) + int(0.94 * size) < 0 or int(c[1]) + int(0.94 * size) < 0:
+                continue  # nothing of it on the frame (crop_die returns black)
+            want = _crop_whole_neighbourhood(frame, c, size, angle)
+            assert np.array_equal(crop_die(frame, c, size, angle), want), (name, c, size, angle)
