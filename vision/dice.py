@@ -264,7 +264,7 @@ class DiceReader:
     # ------------------------------------------------------------------ detector
 
     def _detect(self, frame: np.ndarray, scale: float, min_heat: float = 0.0,
-                net=None, shrink: Shrinker | None = None) -> list[_Find]:
+                net=None, *, shrink: Shrinker | None = None) -> list[_Find]:
         """Die candidates in frame pixels, strongest first; only those at least ``min_heat``
         (and the tuning's ``heat``) hot. ``net``: the detector to run (default ``_det``);
         ``shrink``: the frame's ``Shrinker``, shared by the looks of one ``find``."""
@@ -475,7 +475,8 @@ class DiceReader:
         shrink = Shrinker(frame)
         coarse = scale / 2
         if coarse >= lo:
-            z = _typical_size(self._detect(frame, coarse, t.probe_heat, self._probe, shrink), coarse)
+            probe = self._detect(frame, coarse, t.probe_heat, self._probe, shrink=shrink)
+            z = _typical_size(probe, coarse)
             if z is not None and z >= t.coarse_big:
                 scale = min(hi, max(lo, coarse * DET_DIE_PX / z))
         finds = self._detect(frame, scale, t.read_heat, shrink=shrink)

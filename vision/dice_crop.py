@@ -107,8 +107,9 @@ def die_angles(frame: np.ndarray, dice) -> list[float]:
     else:
         gx, gy = gx[0], gy[0]
     # sum of |g|^2 * mask * e^(4i theta) = mask * (gx + i gy)^4 / |g|^2, without arctan/sin/cos
-    z2 = (gx * gx - gy * gy) + 2j * (gx * gy)
-    mag2 = gx * gx + gy * gy
+    xx, yy = gx * gx, gy * gy
+    z2 = (xx - yy) + 2j * (gx * gy)
+    mag2 = xx + yy
     v = (_MASK * (z2 * z2) / np.maximum(mag2, 1e-12)).sum(axis=(1, 2))
     out = []
     for s, c in zip(v.imag.tolist(), v.real.tolist(), strict=True):
