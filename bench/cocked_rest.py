@@ -47,6 +47,7 @@ from vision.cocked_cues import (  # noqa: E402
     judge_cocked,
     leans_on_wall,
     top_face_shape,
+    whole_top,
 )
 from vision.simulator import simulate_throw  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, WORLDS, world_of  # noqa: E402
@@ -132,16 +133,26 @@ def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
     far both ways); ``toward``, the view angle's part toward the wall at its top (estimated
     from the area, ``CameraView``; nan without one); ``top_edge`` and ``band``, in a strip a
     half-edge wide across the top's centre, how far its top face reaches and how much farther
-    its silhouette does (``vision.cocked_cues.front_band``: the front face's height as seen; nan
-    where it cannot tell).
+    its silhouette does, and ``whole`` whether that top is whole (``vision.cocked_cues.
+    front_band``, ``whole_top``: the front face's height as seen; nan where it cannot tell);
+    ``far_wall`` and ``near_wall``, where its silhouette ends away from the wall and toward it
+    in that strip, from the wall line (the calibration's): a flat die touching the wall shows
+    its top's back edge ``toward`` past the line, one tipped away from the wall by t about
+    ``sin t - toward (sin t + cos t - 1)`` less far, one leaning back ``toward (sin t + cos t
+    - 1)`` farther.
 
     A flat die shows ``front - along`` and ``band`` of about ``toward`` (its front face, one
     edge tall, seen at that slope; ``band`` whatever its turn and wherever the reader puts the
     centre). A die whose lower edge rides up the wall by t tips its front face away from the
     camera: ``band`` about ``toward cos t - sin t`` (none left once tan t > toward), ``front -
     along`` about ``0.5 cos t - sin t - 0.5`` less than a flat die's; one leaning back on the
-    wall shows ``sin t`` more. None where the silhouette cannot be cut out."""
+    wall shows ``sin t`` more. A flat die touching the wall square to it ends ``far_wall`` 1.0
+    out (its bottom front edge; more turned or off the wall), one tipped away from the wall
+    ``cos t`` (its front face hidden) or ``cos t + sin t - toward cos t`` (its top's front edge
+    seen past it), one leaning back ``cos t + sin t``. None where the silhouette cannot be cut
+    out."""
     sil, frame, boxes, readings = record["sil"], record["frame"], record["boxes"], record["readings"]
+    geo = sil.geometry
     tops = []
     for k, box in enumerate(boxes):
         top = getattr(readings[k] if k < len(readings) else None, "center", None)
@@ -151,6 +162,12 @@ def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
         return None
     toward, along = offsets
     half = min(float(np.percentile(along, 98)), float(np.percentile(-along, 98)))
+    strip = np.abs(along) < 0.25
+    top_wall = geo.wall_distance(*tops[i])[0] / geo.die
+    far_wall = near_wall = float("nan")
+    if strip.sum() >= 5:
+        far_wall = top_wall + float(np.percentile(-toward[strip], 99))
+        near_wall = top_wall - float(np.percentile(toward[strip], 99))
     slope = float("nan")
     if view is not None:
         try:
@@ -160,9 +177,10 @@ def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
     st = CockedSettings()
     seen = front_band(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i],
                       st.wall_band_top_max if st.wall_band_seams else None)
-    top_edge, band = seen if seen is not None else (float("nan"), float("nan"))
+    top_edge, band = (seen.top_edge, seen.band) if seen is not None else (float("nan"),) * 2
     return dict(front=float(np.percentile(-toward, 98)), along=half, toward=slope,
-                top_edge=top_edge, band=band)
+                top_edge=top_edge, band=band, whole=seen is not None and whole_top(seen, st),
+                far_wall=far_wall, near_wall=near_wall)
 
 
 def features(records: list[dict], near: float) -> list[dict]:
@@ -211,16 +229,22 @@ def print_features(rows: list[dict]) -> None:
     for lo, hi in ((10, 15), (15, 20), (20, 30), (30, 46)):
         groups.append((f"leaning {lo}-{hi} deg",
                        lambda r, lo=lo, hi=hi: r["cocked"] and lo <= r["tilt"] < hi))
-    print("min, quartiles, max (die edges); band: dice whose top's front edge is found 0.42-0.6"
-          " edge from its centre")
+    print("min, quartiles, max (die edges); band: dice whose top is whole (its front edge 0.42-0.6"
+          " edge from its centre, or its depth a whole top's: whole_top)")
     print(f"{'dice at the wall':24s} {'n':>3s}  {'front - along':34s}  {'front - along - toward':34s}"
           f"  {'n':>3s}  band - toward")
     for name, keep in groups:
         sel = [r for r in rows if keep(r)]
-        whole = [r for r in sel if 0.42 <= r["top_edge"] <= 0.6]
+        whole = [r for r in sel if r["whole"]]
         print(f"{name:24s} {len(sel):3d}  {spread([r['front'] - r['along'] for r in sel]):34s}"
               f"  {spread([r['front'] - r['along'] - r['toward'] for r in sel]):34s}"
               f"  {len(whole):3d}  {spread([r['band'] - r['toward'] for r in whole])}")
+    print("\nwhere the silhouette ends, from the wall line, in the strip across the top")
+    print(f"{'dice at the wall':24s} {'n':>3s}  {'far_wall':34s}  near_wall + toward")
+    for name, keep in groups:
+        sel = [r for r in rows if keep(r) and r["far_wall"] == r["far_wall"]]
+        print(f"{name:24s} {len(sel):3d}  {spread([r['far_wall'] for r in sel]):34s}"
+              f"  {spread([r['near_wall'] + r['toward'] for r in sel])}")
 
 
 def face_rows(records: list[dict], reader) -> list[dict]:
@@ -275,7 +299,7 @@ def print_faces(rows: list[dict], low: float = 0.78, high: float = 0.85) -> None
 
 
 def parse_set(items: list[str]) -> dict:
-    """``NAME=VALUE`` pairs -> CockedSettings fields (floats, or true/false)."""
+    """``NAME=VALUE`` pairs -> CockedSettings fields (floats, true/false, or ``LOW,HIGH``)."""
     out = {}
     for item in items:
         name, _, value = item.partition("=")
@@ -284,7 +308,12 @@ def parse_set(items: list[str]) -> dict:
                              "field (vision/cocked_cues.py)")
         out[name] = {"true": True, "false": False}.get(value.lower(), None)
         if out[name] is None:
-            out[name] = float(value)
+            try:
+                parts = tuple(float(v) for v in value.split(","))
+            except ValueError:
+                raise SystemExit(f"--set {item!r}: VALUE must be a number, true/false or "
+                                 "LOW,HIGH") from None
+            out[name] = parts[0] if len(parts) == 1 else parts
     return out
 
 

@@ -52,6 +52,9 @@ def _throw_of(row) -> dict[str, Any] | None:
              "result": result or ("void" if dice is None else "no decision")}
     if name == "operator_ruling":
         throw["ruled_by"] = cmd.get("by")
+        ruled = next((e for e in row.events if e.get("event") == "operator_ruled"), {})
+        if "previous" in ruled:  # an override: what the throw was ruled before (R-I2)
+            throw["previous"] = ruled["previous"]
     if "image" in row.extra:
         throw["image"] = row.extra["image"]
     return throw
@@ -75,6 +78,9 @@ def _decision(block: list) -> dict[str, Any]:
     last = block[-1]
     decided = next(e for e in last.events if e.get("event") in DECISIONS)
     throws = [t for t in (_throw_of(r) for r in block) if t is not None]
+    for before, t in zip(throws, throws[1:], strict=False):
+        if "previous" in t:  # an override (R-I2): the throw before it no longer stands
+            before["overridden"] = True
     rulings = [r for r in (_ruling_of(row) for row in block) if r is not None]
     settled = [dict(e, seq=r.seq) for r in block for e in r.events if _is_settlement(e)]
     point = decided.get("point")
@@ -134,16 +140,24 @@ def audit_rows(rows: Iterable) -> list[dict[str, Any]]:
         is_operator = "by" in cmd or name == "operator_ruling"
         if not (is_operator or name in SANCTION_COMMANDS or sanctions):
             continue
-        kind = ("override" if name == "operator_ruling" else
+        ruled = next((e for e in row.events if e.get("event") == "operator_ruled"), {})
+        # a ruling on the throw waiting for him is no override: only a change of the camera's
+        # (or his own) ruling of the throw just made is (R-I2)
+        kind = ("override" if ruled.get("override") else
+                "ruling" if name == "operator_ruling" else
                 "sanction" if name in SANCTION_COMMANDS or sanctions else "operator")
         entry: dict[str, Any] = {
             "seq": row.seq, "time": row.time, "kind": kind, "command": name,
-            "who": cmd.get("by"),
+            # who sent it: the command's own "by", else the sender the table journaled (the
+            # camera's rulings, the warning the table adds after an operator's ruling)
+            "who": cmd.get("by") or (row.extra or {}).get("by"),
             "why": cmd.get("why") or cmd.get("reason") or cmd.get("rule"),
         }
         for key in ("rule", "player", "dice", "void"):
             if key in cmd:
                 entry[key] = cmd[key]
+        if "previous" in ruled:
+            entry["previous"] = ruled["previous"]
         entry["events"] = [e for e in row.events if e.get("event") in RULING_EVENTS]
         entries.append(entry)
     return entries
@@ -176,15 +190,31 @@ def _settled_text(event: dict[str, Any]) -> str:
     return f"{name} {details}".strip()
 
 
+def standing(throws: list[dict[str, Any]]) -> int:
+    """How many of a decision's throws stand: an override replaces the throw it overrides."""
+    return sum(1 for t in throws if not t.get("overridden"))
+
+
+def _previous_text(previous) -> str:
+    """An override's ``previous`` in words: what the throw was ruled before."""
+    if previous is None:
+        return ""
+    if isinstance(previous, dict):
+        return f", overrides void {previous.get('rule') or ''}".rstrip()
+    return f", overrides {_dice_text(previous)}"
+
+
 def format_decision(entry: dict[str, Any]) -> str:
     """A decision as a few readable lines."""
     point = f", point {entry['point']}" if entry.get("point") else ""
     lines = [f"rows {entry['from_seq']}-{entry['to_seq']}  {entry['ended']}  "
              f"shooter {entry.get('shooter') or '?'}{point}: {entry['decision']} "
-             f"({_dice_text(entry.get('dice'))}), {len(entry['throws'])} throw(s)"]
+             f"({_dice_text(entry.get('dice'))}), {standing(entry['throws'])} throw(s)"]
     throws = " ".join(
-        (_dice_text(t["dice"]) if t["dice"] else "void") + (f"[by {t['ruled_by']}]"
-                                                            if t.get("ruled_by") else "")
+        ("(overridden) " if t.get("overridden") else "")
+        + (_dice_text(t["dice"]) if t["dice"] else "void") + (
+            f"[by {t['ruled_by']}{_previous_text(t.get('previous'))}]"
+            if t.get("ruled_by") else "")
         for t in entry["throws"])
     lines.append(f"  throws: {throws or '-'}")
     for r in entry["rulings"]:
@@ -197,8 +227,10 @@ def format_decision(entry: dict[str, Any]) -> str:
 
 
 def format_audit(entry: dict[str, Any]) -> str:
-    detail = ", ".join(f"{k}={entry[k]}" for k in ("rule", "player", "dice", "void")
-                       if k in entry)
+    parts = [f"{k}={entry[k]}" for k in ("rule", "player", "dice", "void") if k in entry]
+    if "previous" in entry:
+        parts.append(_previous_text(entry["previous"]).lstrip(", "))
+    detail = ", ".join(parts)
     events = " ".join(e.get("event", "?") for e in entry["events"])
     return (f"#{entry['seq']} {entry['time']} {entry['kind']}: {entry['command']} "
             f"by {entry['who'] or '(not named)'}; why: {entry['why'] or '(not given)'}"

@@ -243,7 +243,8 @@ class Table:
         if name == "operator_ruling":
             # R-I3: the warning due on a one-wall throw the operator let count
             for follow in after_operator(command, pending):
-                events = events + self._commit(follow, by, None, None, None)
+                # the table's own command, by the rules: journaled as the table's
+                events = events + self._commit(follow, "table", None, None, None)
         return events
 
     def _commit(self, command: dict, by: str, observation: dict | None,
@@ -281,9 +282,13 @@ class Table:
         """Keep ``last_throw``, the pending ruling's throw and the alert up to date."""
         name = command.get("command")
         last = self._last_throw
-        if name == "warn" and last and last["throw"] == seq - 1 and last["kind"] == "counts":
-            # the warning of the throw just made (R-I3, R-I5): it counted with a warning
-            self._last_throw = {**last, "kind": "warning", "rule": command.get("rule")}
+        if name == "warn" and last and last["throw"] == seq - 1:
+            if last["kind"] == "counts":
+                # the warning of the throw just made (R-I3, R-I5): it counted with a warning
+                self._last_throw = {**last, "kind": "warning", "rule": command.get("rule")}
+            elif last["kind"] == "void":
+                # a warning right after a void: the void may still be overridden (R-I2)
+                self._last_throw = {**last, "warned": command.get("rule")}
             return
         if name not in THROW_ROWS:
             return
@@ -316,6 +321,7 @@ class Table:
             n = self._pending_throw or (before or {}).get("throw") or seq
             throw = dict(before or {"throw": n, "dice": [],
                                     "image": _image_url(n) if self._image_of(n) else None})
+            throw.pop("warned", None)  # the warning kept a void open to this ruling: done
             throw.update({"kind": "void" if ruled.get("void") else "operator",
                           "rule": ruled.get("rule"),
                           "reason": f"ruled by {ruled.get('by')}" + (

@@ -68,34 +68,86 @@ def _outside(p, w: int, h: int) -> bool:
     return not (0 <= p[0] <= w - 1 and 0 <= p[1] <= h - 1)
 
 
+# the felt: a pixel further from the felt's median colour (CIELAB distance) than this many
+# robust deviations of the felt's own distances, and at least FELT_FLOOR, stands out from it
+FELT_DEVIATIONS = 6.0
+FELT_FLOOR = 20.0
+# how far (summed chromaticity) a darker pixel's hue may be from the felt's to be its shadow
+SHADOW_HUE = 0.08
+_CROSS = np.ones((3, 3), np.uint8)
+# what a die measures on the frame, in die_px (its top face's edge): a camera not straight above
+# also sees some of its sides and the rim of its shadow, so a die may look half as large again
+SEEN_LOW, SEEN_HIGH = 0.75, 1.5
+
+
+def _square_edge(blob: np.ndarray) -> float | None:
+    """The edge (px) of ``blob`` (a 0/255 mask) when it is a filled square, else None."""
+    area = cv2.countNonZero(blob)
+    if area < 64:
+        return None
+    ys, xs = np.nonzero(blob)
+    bw, bh = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))[1]
+    if min(bw, bh) < 4:
+        return None
+    if max(bw, bh) / min(bw, bh) < 1.35 and area / (bw * bh) > 0.6:
+        return float(math.sqrt(bw * bh))
+    return None
+
+
+def _split_touching(blob: np.ndarray, most: int = 12) -> list[np.ndarray]:
+    """Two dice that touch make one blob: erode it until it falls apart, and give each part
+    grown back to its share of the blob (none when it never splits)."""
+    eroded = blob
+    for k in range(1, most + 1):
+        eroded = cv2.erode(eroded, _CROSS)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(eroded, connectivity=8)
+        parts = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 16]
+        if len(parts) >= 2:
+            return [cv2.bitwise_and(cv2.dilate((labels == i).astype(np.uint8) * 255, _CROSS,
+                                               iterations=k), blob) for i in parts]
+        if not parts:
+            return []
+    return []
+
+
 def seen_die_sizes(frame: np.ndarray, cal: Calibration) -> list[float]:
-    """Edge lengths (px) of the square objects that stand out from the felt inside the area."""
+    """Edge lengths (px) of the square objects that stand out from the felt inside the area.
+
+    "Stands out" is measured as a colour distance (CIELAB) from the felt's median colour against
+    the felt's own spread, so that dark dice on a dark felt count as well as white ones; dice
+    that touch are split apart."""
     h, w = frame.shape[:2]
     mask = np.zeros((h, w), np.uint8)
     cv2.fillPoly(mask, [np.array([_pt(p) for p in cal.area], np.int32)], 255)
     if cv2.countNonZero(mask) < 100:
         return []
-    felt = np.median(frame[mask > 0].reshape(-1, 3), axis=0).astype(np.uint8)
-    diff = cv2.absdiff(frame, np.full_like(frame, felt))
-    diff = cv2.transform(diff, np.array([[1.0, 1.0, 1.0]], np.float32))
-    fg = cv2.threshold(diff, 90, 255, cv2.THRESH_BINARY)[1]
-    fg = cv2.bitwise_and(fg, mask)
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
+    felt = np.median(lab[mask > 0].reshape(-1, 3), axis=0)
+    dist = np.sqrt(((lab - felt) ** 2).sum(axis=2))
+    inside = dist[mask > 0]
+    median = float(np.median(inside))
+    deviation = 1.4826 * float(np.median(np.abs(inside - median)))
+    threshold = max(FELT_FLOOR, median + FELT_DEVIATIONS * deviation)
+    # a die's shadow is the felt darker: the felt's own hue (chromaticity), less light
+    bgr = frame.astype(np.float32)
+    chroma = bgr / (bgr.sum(axis=2, keepdims=True) + 1.0)
+    felt_chroma = np.median(chroma[mask > 0].reshape(-1, 3), axis=0)
+    shadow = (np.abs(chroma - felt_chroma).sum(axis=2) < SHADOW_HUE) & (lab[..., 0] < felt[0])
+    fg = ((dist > threshold) & (mask > 0) & ~shadow).astype(np.uint8) * 255
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    n, lab, st, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     sizes = []
     for i in range(1, n):
-        a = st[i, cv2.CC_STAT_AREA]
-        if a < 64:
+        if stats[i, cv2.CC_STAT_AREA] < 64:
             continue
-        ys, xs = np.nonzero(lab[st[i, 1] : st[i, 1] + st[i, 3], st[i, 0] : st[i, 0] + st[i, 2]] == i)
-        rect = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
-        bw, bh = rect[1]
-        if min(bw, bh) < 4:
+        x, y, bw, bh = stats[i, :4]
+        blob = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8) * 255
+        edge = _square_edge(blob)
+        if edge is not None:
+            sizes.append(edge)
             continue
-        squareness = max(bw, bh) / min(bw, bh)
-        fill = a / (bw * bh)
-        if squareness < 1.35 and fill > 0.6:
-            sizes.append(float(math.sqrt(bw * bh)))
+        sizes.extend(e for part in _split_touching(np.pad(blob, 1))
+                     if (e := _square_edge(part)) is not None)
     return sizes
 
 
@@ -130,9 +182,10 @@ def fit_warnings(frame: np.ndarray, cal: Calibration) -> list[str]:
     if not sizes:
         out.append(
             "no die-like square was seen inside the area to check die_px against: "
-            "calibrate on a frame with both dice lying in the area"
+            "calibrate on a frame with both dice lying in the area (dice of the felt's own "
+            "colour do not stand out: lay two of another colour for this picture)"
         )
-    elif not any(0.75 * cal.die_px <= s <= 1.3 * cal.die_px for s in sizes):
+    elif not any(SEEN_LOW * cal.die_px <= s <= SEEN_HIGH * cal.die_px for s in sizes):
         seen = ", ".join(f"{s:.0f}" for s in sorted(sizes)[:6])
         out.append(
             f"die_px {cal.die_px:g} matches nothing seen: the square objects in the area "

@@ -12,8 +12,9 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   from the wall, the face that was against the wall showing) leans on the wall; the reader's
   graded belief (``cocked_share``) decides the close calls. A die whose front face shows as a
   flat die's does (``front_band``: its height as seen, between the top's front edge and the
-  silhouette's, the view angle's ``toward`` from the area) is cleared: tipped away from the
-  wall by t, a die turns its front face from the camera and shows sin t less.
+  silhouette's, the view angle's ``toward`` from the area; its top whole by where its front
+  edge lies or by its depth: ``whole_top``) is cleared: tipped away from the wall by t, a die
+  turns its front face from the camera and shows sin t less.
 - The pair cue (``pairs``): of two dice lying closer than flat dice usually do, one leans on
   the other (a die comes to rest tilted only against something). If the wall cue finds one of
   them leaning on the wall, that explains the pair. Else the leaning one is the one scoring
@@ -37,7 +38,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import cv2
 import numpy as np
@@ -137,6 +138,15 @@ class CockedSettings:
     :param wall_band_min: ...and only where the band is at least this (die edges): a die
         tipped 10 degrees or more shows less wherever the camera's true slope at the wall is
         0.33 or less, so there a view angle estimated too low cannot clear it.
+    :param wall_band_seams: where the top's region runs past ``wall_band_top_max``, take it
+        again bounded by seams (``top_region(seams=True)``) as well.
+    :param wall_band_depth: a top whose front edge lies nearer the reader's centre than
+        ``wall_band_top`` (the centre off the top's) is whole when its region in the strip is
+        this deep (die edges, low and high: a flat top, seen in perspective and blurred)...
+    :param wall_band_back_gap: ...its back edge within this of the silhouette's, either way (a
+        region run over a wall of its colour, or a face that was against the wall showing
+        beyond it, is no whole top)...
+    :param wall_band_top_low: ...and its front edge at least this far out (``whole_top``).
     :param wall_distance_weight: see ``wall_top_shift``.
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
@@ -190,6 +200,9 @@ class CockedSettings:
     wall_band_top_max: float = 0.6
     wall_band_min: float = 0.15
     wall_band_seams: bool = True
+    wall_band_depth: tuple[float, float] = (0.85, 1.2)
+    wall_band_back_gap: float = 0.1
+    wall_band_top_low: float = 0.3
     pair_lean: float = 1.5
     pair_perspective: float = 0.18
     pair_reach_weight: float = 3.0
@@ -367,41 +380,59 @@ def top_region(frame: np.ndarray, top, die: float, tol: float = 10.0,
     return out
 
 
+class FrontBand(NamedTuple):
+    """How a resting die's front face shows, in a strip half an edge wide across its top face's
+    centre (die edges; ``front_band``)."""
+
+    top_edge: float  # how far its top face reaches away from the wall from that centre
+    band: float  # how much farther its silhouette does: the front face as seen
+    top_back: float  # how far its top face reaches toward the wall from that centre
+    back_gap: float  # how much farther its silhouette does toward the wall
+
+    @property
+    def depth(self) -> float:
+        """The top face's depth across the wall in the strip, whatever the centre's error."""
+        return self.top_edge + self.top_back
+
+
 def front_band(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list,
-               top_max: float | None = None):
-    """How a resting die's front face shows (die edges, away from the wall from its top face's
-    centre ``top``, in a strip half an edge wide across it): ``(top_edge, band)``, how far its
-    top face (``top_region``) reaches and how much farther its silhouette (``die_offsets``)
-    does; None where either cannot be cut out. Where the top's region reaches past ``top_max``
-    (run into a front face of the top's shade, or the felt), its region bounded by seams as
-    well (``top_region(seams=True)``) is taken, if it reaches no farther.
+               top_max: float | None = None) -> FrontBand | None:
+    """How a resting die's front face shows (``FrontBand``, away from the wall from its top
+    face's centre ``top``): how far its top face (``top_region``) reaches and how much farther
+    its silhouette (``die_offsets``) does, and the same toward the wall; None where either
+    cannot be cut out. Where the top's region reaches past ``top_max`` (run into a front face
+    of the top's shade, or the felt), its region bounded by seams as well
+    (``top_region(seams=True)``) is taken, if it reaches no farther.
 
     A flat die's band is its front face, one edge tall, seen at the view angle: about the
     slope ``toward`` (``CameraView.slope``) whatever its turn and wherever the reader puts the
     centre (both edges move with it). A die whose lower edge rides up the wall by t tips its
-    front face away from the camera: ``toward cos t - sin t`` (none left once tan t > toward);
-    one leaning back on the wall shows sin t more."""
-    die = silhouettes.geometry.die
+    front face away from the camera: ``toward cos t - sin t`` (none left once tan t > toward,
+    and then the face that was against the wall shows beyond the top's back edge, ``back_gap``
+    ``sin t - toward cos t``); one leaning back on the wall shows sin t more."""
+    geo = silhouettes.geometry
+    die = geo.die
     offsets = die_offsets(silhouettes, frame, top, other_tops)
     if offsets is None:
         return None
-    top_edge = _top_front_edge(silhouettes.geometry, top_region(frame, top, die), top)
-    if top_edge is not None and top_max is not None and top_edge > top_max:
-        seamed = _top_front_edge(silhouettes.geometry, top_region(frame, top, die, seams=True),
-                                 top)
-        if seamed is not None and seamed < top_edge:
-            top_edge = seamed
+    edges = _top_edges(geo, top_region(frame, top, die), top)
+    if edges is not None and top_max is not None and edges[0] > top_max:
+        seamed = _top_edges(geo, top_region(frame, top, die, seams=True), top)
+        if seamed is not None and seamed[0] < edges[0]:
+            edges = seamed
     toward, along = offsets
     strip = np.abs(along) < 0.25
-    if top_edge is None or strip.sum() < 5:
+    if edges is None or strip.sum() < 5:
         return None
-    return top_edge, float(np.percentile(-toward[strip], 99)) - top_edge
+    top_edge, top_back = edges
+    return FrontBand(top_edge, float(np.percentile(-toward[strip], 99)) - top_edge,
+                     top_back, float(np.percentile(toward[strip], 99)) - top_back)
 
 
-def _top_front_edge(geo: TableGeometry, region: np.ndarray | None, top) -> float | None:
-    """How far (die edges) the top face's ``region`` reaches away from the wall from ``top``,
-    in the strip half an edge wide across it (its 99th percentile); None without a region or
-    with too little of it in the strip."""
+def _top_edges(geo: TableGeometry, region: np.ndarray | None, top) -> tuple[float, float] | None:
+    """How far (die edges) the top face's ``region`` reaches away from the wall and toward it
+    from ``top``, in the strip half an edge wide across it (99th percentiles); None without a
+    region or with too little of it in the strip."""
     if region is None:
         return None
     ys, xs = np.nonzero(region)
@@ -410,7 +441,8 @@ def _top_front_edge(geo: TableGeometry, region: np.ndarray | None, top) -> float
     top_strip = np.abs((dx * geo.wall_u[0] + dy * geo.wall_u[1]) / geo.die) < 0.25
     if top_strip.sum() < 5:
         return None
-    return float(np.percentile(top_away[top_strip], 99))
+    return (float(np.percentile(top_away[top_strip], 99)),
+            float(np.percentile(-top_away[top_strip], 99)))
 
 
 def camera_view(silhouettes: RestSilhouettes) -> CameraView | None:
@@ -447,15 +479,30 @@ def flat_fronts(silhouettes: RestSilhouettes, settings: CockedSettings, frame: n
                           settings.wall_band_top_max if settings.wall_band_seams else None)
         if seen is None:
             continue
-        top_edge, band = seen
         try:
             toward = view.slope(*tops[i])[0]
         except CameraViewError:
             continue
-        out[i] = (settings.wall_band_top <= top_edge <= settings.wall_band_top_max
-                  and band >= settings.wall_band_min
-                  and abs(band - toward) <= settings.wall_band_clear)
+        out[i] = (whole_top(seen, settings)
+                  and seen.band >= settings.wall_band_min
+                  and abs(seen.band - toward) <= settings.wall_band_clear)
     return out
+
+
+def whole_top(seen: FrontBand, settings: CockedSettings) -> bool:
+    """Whether the top face's region in the strip (``front_band``) is a whole top, so that its
+    front edge is the top's: that edge lies ``wall_band_top``..``wall_band_top_max`` from the
+    reader's centre, as a whole top's does; or, the reader's centre off the top's (a glare, a
+    pip at the edge), the region is a whole top's depth (``wall_band_depth``) with its back
+    edge the silhouette's (within ``wall_band_back_gap`` either way) and its front edge at least
+    ``wall_band_top_low`` out: a region cut short at the front is then as short as the window
+    lets one be."""
+    st = settings
+    if st.wall_band_top <= seen.top_edge <= st.wall_band_top_max:
+        return True
+    low, high = st.wall_band_depth
+    return (low <= seen.depth <= high and abs(seen.back_gap) <= st.wall_band_back_gap
+            and st.wall_band_top_low <= seen.top_edge <= st.wall_band_top_max)
 
 
 def _tops(boxes: list, readings: list) -> list[tuple[float, float]]:

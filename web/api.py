@@ -122,9 +122,9 @@ def commands():
     try:
         events = table().submit(command, by="operator")
     except RuleViolation as exc:
-        shown = texts.refusal(exc.rule, str(exc))
+        shown = texts.refusal(exc.rule, str(exc), type(exc).__name__)
         return jsonify({"refused": str(exc), "rule": exc.rule, "title": shown["title"],
-                        "detail": getattr(exc, "detail", None)}), 409
+                        "says": shown["says"], "detail": getattr(exc, "detail", None)}), 409
     except CommandError as exc:
         return jsonify({"error": str(exc)}), 400
     except Exception as exc:

@@ -15,6 +15,8 @@ from web.public import table_context
 bp = Blueprint("operator", __name__, url_prefix="/operator")
 
 AUDIT_SHOWN = 10
+# the last throws an override may change (R-I2): counted, counted with a warning, void
+OVERRIDABLE = ("counts", "warning", "void")
 
 
 def dashboard_url() -> str:
@@ -66,14 +68,14 @@ def ruling_context() -> dict:
 
 
 def override_open(snap: dict) -> bool:
-    """Whether the game still takes an override of the last throw (R-I2): it counted, and
-    nothing but its warning (R-I3) was journaled after it. The console offers the form only
-    then, rather than one the rules will refuse."""
+    """Whether the game still takes an override of the last throw (R-I2): it counted or was
+    void, and nothing but its warning (R-I3) was journaled after it. The console offers the
+    form only then, rather than one the rules will refuse."""
     last = snap.get("last_throw") or {}
-    if last.get("kind") not in ("counts", "warning") or last.get("throw") is None:
+    if last.get("kind") not in OVERRIDABLE or last.get("throw") is None:
         return False
     after = snap.get("seq", 0) - last["throw"]
-    return after == 0 or (after == 1 and last["kind"] == "warning")
+    return after == 0 or (after == 1 and (last["kind"] == "warning" or bool(last.get("warned"))))
 
 
 def png_size(png: bytes | None) -> tuple[int, int] | None:

@@ -11,6 +11,8 @@ from web import texts, view
 bp = Blueprint("public", __name__)
 
 LAST_THROWS = 6
+# a decision that settled more bets than this shows them folded (the phone's page stays short)
+SETTLED_SHOWN = 3
 
 
 def journal() -> view.JournalCache:
@@ -43,6 +45,7 @@ def table_context() -> dict:
         "last": throws[-1] if throws else None,
         "throws": list(reversed(throws[-LAST_THROWS:])),
         "recall": list(reversed(table.recall(10))),
+        "settled_shown": SETTLED_SHOWN,
         "texts": texts,
     }
 

@@ -148,6 +148,11 @@ def evening_rows(rows: list) -> list:
     return rows[start:]
 
 
+def _was_void(previous) -> bool:
+    """Whether an override's ``previous`` is a void ruling (else the dice that counted)."""
+    return isinstance(previous, dict) and bool(previous.get("void"))
+
+
 def record(rows: list) -> Record:
     """Count the counted throws (and hands) in ``rows``; an override replaces its throw."""
     rec = Record()
@@ -156,8 +161,10 @@ def record(rows: list) -> Record:
     for row in rows:
         for e in row.events:
             name = e.get("event")
-            if name == "operator_ruled" and e.get("override") and counted:
+            if (name == "operator_ruled" and e.get("override") and counted
+                    and not _was_void(e.get("previous"))):
                 # the override undoes the last counted throw; its new dice (if any) follow
+                # (an override of a void undoes no counted throw: its dice just follow)
                 _, d1, d2 = counted.pop()
                 rec.throws -= 1
                 rec.totals[d1 + d2] -= 1

@@ -92,6 +92,31 @@ OUTCOME_NAMES = {
 }
 
 
+# what each kind of refusal (tablectl.game.errors) means, in the reader's language: the game's
+# own detail (the figures of the case and what to do) stays in English beside it
+REFUSALS = {
+    "SeatingError": _l("The player cannot be seated, leave or shoot as asked."),
+    "PlayerLeft": _l("This player has left the table: he may bet or shoot again once he joins."),
+    "NotEnoughPlayers": _l("Too few players are seated for a come-out."),
+    "NoShooter": _l("No shooter is named, or this player is not the shooter."),
+    "BarredShooter": _l("This player is barred from shooting; he may still bet."),
+    "DicePassError": _l("The dice may not be passed now."),
+    "DiceChangeError": _l("The dice cannot be changed as asked."),
+    "CenterBetError": _l("The center bet cannot be changed this way now."),
+    "FadeTooMuch": _l("The faders would cover more than the shooter's bet."),
+    "FadeClaimError": _l("This player has no claim to fade the whole bet first."),
+    "UncoveredCenterBet": _l("Part of the center bet is not faded: take it down, call no bet, "
+                             "or fade it."),
+    "InsufficientBalance": _l("The player has not enough free units for this stake."),
+    "BetsClosed": _l("Bets are closed while the dice roll."),
+    "SideBetError": _l("This side bet cannot be made as asked."),
+    "CallOffNotAllowed": _l("This side bet may not be called off or carried now."),
+    "AwaitingRuling": _l("The operator must rule on the last throw first."),
+    "NoRulingPending": _l("There is no throw for the operator to rule on or override now."),
+    "SanctionNotOpen": _l("No sanction is open against this player."),
+}
+
+
 def rule_title(rule: str | None) -> str:
     if not rule:
         return ""
@@ -162,12 +187,16 @@ def reason(text: str | None) -> str:
     return text
 
 
-def refusal(rule: str | None, message: str) -> dict:
-    """A refusal for the page: the rule that refused, translated, and the game's own detail."""
+def refusal(rule: str | None, message: str, kind: str | None = None) -> dict:
+    """A refusal for the page: what it means (``says``, from the refusal's class ``kind``), the
+    rule that refused, both translated, and the game's own detail (English)."""
     detail = message
     if rule and message.startswith(f"{rule}: "):
         detail = message[len(rule) + 2:]
-    return {"rule": rule, "title": rule_title(rule) if rule else _("refused"), "detail": detail}
+    title = rule_title(rule) if rule else _("refused")
+    says = REFUSALS.get(kind or "")
+    return {"rule": rule, "title": title, "says": str(says) if says is not None else title,
+            "detail": detail}
 
 
 def _units(n) -> str:
@@ -259,6 +288,10 @@ def describe(event: dict) -> str:
         else:
             d = e.get("dice") or ["?", "?"]
             what = f"{d[0]} + {d[1]}"
+        previous = e.get("previous")
+        if e.get("override") and isinstance(previous, dict) and previous.get("void"):
+            return _("the operator makes the void throw (%(rule)s) count: %(what)s (%(why)s)",
+                     rule=previous.get("rule"), what=what, why=reason(e.get("why")))
         if e.get("override"):
             return _("the operator overrides the last throw: %(what)s (%(why)s)", what=what,
                      why=reason(e.get("why")))
@@ -272,8 +305,9 @@ def describe(event: dict) -> str:
     if name == "barred":
         return _("%(p)s may not shoot for the rest of the game", p=p)
     if name == "throw_refused":
-        return _("a throw that was not allowed (%(rule)s): %(why)s", rule=e.get("rule"),
-                 why=reason(e.get("reason")))
+        # the rule's statement in the reader's language; the game's reason as it gave it
+        return _("a throw that was not allowed (%(rule)s): %(why)s",
+                 rule=rule_title(e.get("rule")) or "?", why=reason(e.get("reason")))
     if name == "table_status":
         return _("table status changed")
     return str(name)

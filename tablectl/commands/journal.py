@@ -21,14 +21,21 @@ def _add_journal_arg(parser: argparse.ArgumentParser) -> None:
                         help="the journal file (same as the positional argument)")
 
 
-def journal_path(args: argparse.Namespace) -> str | None:
-    """The journal named on the command line, or None after printing what is wrong."""
+def journal_path(args: argparse.Namespace, command: str | None = None) -> str | None:
+    """The journal named on the command line, or None after printing what is wrong.
+
+    :param command: the command line's words before the file ("tablectl recall"), named in
+        the message; by default ``tablectl journal`` and its action.
+    """
     given = [p for p in (args.file, args.journal_opt) if p]
+    command = command or f"tablectl journal {args.journal_command}"
     if not given:
-        print("tablectl: give the journal file (positional or --journal FILE)", file=sys.stderr)
+        print(f"{command}: give the journal file: {command} FILE (or --journal FILE); the "
+              f"table's journal is the [journal] path in firmware_config/table.toml",
+              file=sys.stderr)
         return None
     if len(given) == 2 and given[0] != given[1]:
-        print(f"tablectl: two different journals given ({given[0]}, {given[1]}); give one",
+        print(f"{command}: two different journals given ({given[0]}, {given[1]}); give one",
               file=sys.stderr)
         return None
     return given[0]
@@ -62,9 +69,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export.set_defaults(func=_export)
 
     audit = sub.add_parser(
-        "audit", help="every operator override and sanction: who, when, why",
-        description="List every operator override and every sanction (warn, substitute, bar) "
-        "recorded in the journal, with who, when and why.")
+        "audit", help="every operator ruling, override and sanction: who, when, why",
+        description="List every operator ruling and override and every sanction (warn, "
+        "substitute, bar) recorded in the journal, with who, when and why.")
     _add_journal_arg(audit)
     audit.add_argument("--json", action="store_true", help="one JSON object per entry a line")
     audit.set_defaults(func=_audit)

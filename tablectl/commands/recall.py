@@ -27,7 +27,7 @@ def _recall(args: argparse.Namespace) -> int:
     from tablectl.journal import JournalError
     from tablectl.recall import format_decision, recall
 
-    path = journal_path(args)
+    path = journal_path(args, "tablectl recall")
     if path is None:
         return 2
     if args.count < 1:

@@ -31,6 +31,7 @@ from .fields import COMMAND_NAMES
 from .ledger import Ledger
 from .rules import TableRules
 from .sections import RUNNERS
+from .sections.irregularities import VoidUndo, void_throw
 from .sections.seating import pay_out_leavers
 from .sections.throw import ThrowUndo, throw_counts
 from .sidebets import SideBet, bet_from_dict
@@ -39,8 +40,9 @@ SNAPSHOT_VERSION = 1
 # the commands that read the last throw's undo record: the override, and warn, which keeps the
 # override open across it (sections/irregularities.py)
 UNDO_READERS = frozenset({"operator_ruling", "warn"})
-# the commands that can make a throw count (sections/throw.py throw_counts), so keep its undo
-THROW_COMMANDS = frozenset({"throw", "operator_ruling"})
+# the commands that can make a throw count or void it (sections/throw.py throw_counts,
+# sections/irregularities.py void_throw), so keep its undo
+THROW_COMMANDS = frozenset({"throw", "operator_ruling", "void"})
 # the runners that read or set commands_applied (Game.rebuild writes it before them)
 UNDO_RUNNERS = frozenset(RUNNERS[name] for name in THROW_COMMANDS | UNDO_READERS)
 _END = object()  # Game.replay: after the last command
@@ -97,7 +99,7 @@ class Game:
         self.last_thrower: str | None = None  # who made the last counted throw (for warn)
         self.callable_bets: list[SideBet] = []  # come bets open to call-off now (R-S4)
         self.commands_applied = 0             # commands accepted (only to date the undo record)
-        self.undo: ThrowUndo | None = None    # the state before the last throw (an override)
+        self.undo: ThrowUndo | VoidUndo | None = None  # before the last throw (an override)
         self.undo_valid_at = -1               # the commands_applied at which undo is valid
         self.keep_undo = True                 # False: the next throw keeps no undo (replay)
         self.quiet = False                    # True: rebuild() plays; the hot paths build no events
@@ -241,13 +243,17 @@ class Game:
     def snapshot(self) -> dict:
         """The full internal state (JSON-able); ``Game.from_snapshot`` rebuilds it.
 
-        Right after a throw it also holds the state before that throw and its dice (``undo``),
-        so that a game rebuilt from it can still take an operator's override of that throw.
+        Right after a throw it also holds the state before that throw and its dice, or its
+        void ruling (``undo``), so that a game rebuilt from it can still take an operator's
+        override of that throw.
         """
         d = self._snap()
         undo = self.undo
         if undo is not None and self.undo_valid_at == self.commands_applied:
-            d["undo"] = {"dice": list(undo.dice), "state": undo.snap(d)}
+            if type(undo) is VoidUndo:
+                d["undo"] = {"void": undo.ruling(), "state": undo.snap(d)}
+            else:
+                d["undo"] = {"dice": list(undo.dice), "state": undo.snap(d)}
         else:
             d["undo"] = None
         return d
@@ -288,7 +294,10 @@ class Game:
         if undo:
             # the state before the last throw, and that throw again: the override stays possible
             g = cls._from_snap(undo["state"])
-            throw_counts(g, *undo["dice"])
+            if "void" in undo:
+                void_throw(g, undo["void"]["rule"], undo["void"]["reason"], [])
+            else:
+                throw_counts(g, *undo["dice"])
             g.undo_valid_at = g.commands_applied
             if g._snap() != {k: v for k, v in d.items() if k != "undo"}:
                 raise ValueError("game snapshot is inconsistent: its state is not the state "

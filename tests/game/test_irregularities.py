@@ -196,3 +196,146 @@ def test_R_I2_override_survives_a_snapshot_round_trip():
     override = {"command": "operator_ruling", "by": "op", "why": "x", "dice": [6, 1]}
     assert restored.apply(override) == g.apply(override)
     assert restored.snapshot() == g.snapshot() and g.shooter == "bob"
+
+
+# ---------------------------------------------------------------- overriding a void (R-I2)
+VOID_R_I1 = {"command": "void", "rule": "R-I1", "reason": "die 2 came to rest outside the area"}
+
+
+def _count_it(dice, why="the die lay inside the line"):
+    return {"command": "operator_ruling", "by": "op", "why": why, "dice": dice}
+
+
+def test_R_I2_operator_makes_a_void_throw_count_as_if_it_had_counted():
+    def setup():
+        g = table(3)
+        center(g, 10, bob=10)
+        run(g, side("n", "number", "cy", "bob", 5, 5, number=11),
+            side("p", "proposition", "bob", "cy", 1, 15, wins=["5-6"], within=1))
+        return g
+
+    g = setup()
+    run(g, {"command": "dice_rolling"}, VOID_R_I1)
+    ev = g.apply(_count_it([6, 5]))
+    assert ev[0] == {"event": "operator_ruled", "by": "op", "why": "the die lay inside the line",
+                     "rule": "R-I2", "override": True,
+                     "previous": {"void": True, "rule": "R-I1",
+                                  "reason": "die 2 came to rest outside the area"},
+                     "dice": [6, 5]}
+    straight = setup()
+    straight_events = run(straight, {"command": "dice_rolling"}, throw(6, 5))
+    # the center bet, both side bets and the come-out: the same as a throw that counted
+    assert ev[1:] == straight_events[1:]
+    assert "center_settled" in names(ev) and g.bets == {} and g.throws == 1
+    assert g.snapshot() == straight.snapshot()
+    assert g.money_total() == straight.money_total()
+
+
+def test_R_I2_a_void_made_to_count_can_be_a_seven_out_and_pass_the_dice():
+    g = table(3)
+    run(g, throw(4, 4), {"command": "void", "rule": "R-I3",
+                         "reason": "neither die hit the back wall"})
+    ev = g.apply(_count_it([3, 4], "both hit the wall"))
+    assert names(ev)[1:] == ["thrown", "seven_out", "dice_passed"] and g.shooter == "bob"
+    straight = table(3)
+    run(straight, throw(4, 4), throw(3, 4))
+    assert g.snapshot() == straight.snapshot()
+
+
+def test_R_I2_what_the_void_changed_is_put_back_a_change_of_dice_included():
+    def setup():
+        g = table(3, rules=TableRules(dice_pairs=2))
+        run(g, {"command": "dice_rolling"}, {"command": "change_dice"})
+        return g
+
+    g = setup()
+    ev = g.apply(VOID_R_I1)
+    assert names(ev) == ["throw_void", "dice_changed"] and g.dice_pair == 1
+    ev = g.apply(_count_it([4, 4]))
+    # the 8 is a point: the change waits for the next come-out again (R-X1)
+    assert names(ev)[1:] == ["come_out", "point_set"]
+    assert g.dice_pair == 0 and g.dice_change_to == 1 and not g.rolling
+    straight = setup()
+    straight.apply(throw(4, 4))
+    assert g.snapshot() == straight.snapshot()
+
+
+def test_R_I2_a_void_may_be_overridden_after_its_warning_but_not_after_play_went_on():
+    g = table(3)
+    run(g, VOID_R_I1, {"command": "warn", "rule": "R-I3"})
+    assert names(g.apply(_count_it([2, 2])))[1:] == ["come_out", "point_set"]
+    g = table(3)
+    run(g, VOID_R_I1, {"command": "center_bet", "amount": 5})
+    refused_unchanged(g, _count_it([2, 2]), NoRulingPending, "R-I2")
+
+
+def test_R_I2_voiding_a_void_is_refused_saying_it_is_void_already():
+    g = table(3)
+    g.apply(VOID_R_I1)
+    refused_unchanged(g, {"command": "operator_ruling", "by": "op", "why": "?", "void": True},
+                      NoRulingPending, "R-I2")
+    with pytest.raises(NoRulingPending, match=r"void already \(R-I1: die 2 came to rest"):
+        g.apply({"command": "operator_ruling", "by": "op", "why": "?", "void": True})
+    assert names(g.apply(_count_it([1, 1])))[1:] == ["come_out", "craps"]  # still open
+
+
+def test_R_I2_a_void_made_to_count_is_refused_when_a_come_out_was_not_allowed():
+    from tablectl.game.errors import UncoveredCenterBet
+
+    g = table(3)
+    center(g, 10, bob=4)  # 6 not faded: no come-out may count (R-C5)
+    g.apply(VOID_R_I1)
+    refused_unchanged(g, _count_it([3, 4]), UncoveredCenterBet, "R-C5")
+
+
+def test_R_I2_the_operators_own_void_and_a_voided_override_can_be_overridden_again():
+    g = table(3)
+    run(g, {"command": "await_ruling", "rule": "R-I2", "reason": "die 1 cocked"},
+        {"command": "operator_ruling", "by": "op", "why": "cannot tell", "void": True})
+    ev = g.apply(_count_it([5, 5], "seen again on the picture"))
+    assert ev[0]["previous"] == {"void": True, "rule": "R-I2", "reason": "cannot tell"}
+    assert g.point == 10 and g.pending_ruling is None
+    ev = g.apply({"command": "operator_ruling", "by": "op", "why": "no wall", "void": True})
+    assert ev[0]["previous"] == [5, 5] and g.point is None and g.throws == 0
+    ev = g.apply(_count_it([6, 4], "it hit the wall after all"))
+    assert ev[0]["previous"]["void"] is True and g.point == 10 and g.throws == 1
+
+
+def test_R_I2_a_void_override_survives_a_snapshot_round_trip_and_old_snapshots_load():
+    import json
+
+    from tablectl.game import Game
+
+    g = table(3, rules=TableRules(dice_pairs=2))
+    run(g, throw(5, 5), throw(5, 5), {"command": "dice_rolling"}, {"command": "change_dice"},
+        VOID_R_I1)
+    snap = json.loads(json.dumps(g.snapshot()))
+    assert snap["undo"]["void"]["rule"] == "R-I1"
+    restored = Game.from_snapshot(snap)
+    assert restored.snapshot() == g.snapshot()
+    assert restored.apply(_count_it([3, 4])) == g.apply(_count_it([3, 4]))
+    assert restored.snapshot() == g.snapshot()
+    old = table(3)  # a snapshot as before: a void kept no record
+    old.apply(VOID_R_I1)
+    legacy = dict(old.snapshot(), undo=None)
+    refused_unchanged(Game.from_snapshot(legacy), _count_it([3, 4]), NoRulingPending, "R-I2")
+
+
+@pytest.mark.parametrize("tail", [
+    [VOID_R_I1, _count_it([3, 4])],
+    [VOID_R_I1, {"command": "warn", "rule": "R-I3"}, _count_it([4, 4])],
+    [VOID_R_I1, {"command": "warn", "rule": "R-I3"}, {"command": "center_bet", "amount": 5}],
+    [throw(4, 4), VOID_R_I1, throw(2, 2), VOID_R_I1, _count_it([6, 2])],
+])
+def test_R_I2_replay_and_rebuild_play_a_void_override_as_apply_does(tail):
+    from tablectl.game import Game
+
+    head = [{"command": "join", "player": p, "buy_in": 100} for p in ("ann", "bob")]
+    commands = head + [{"command": "shooter", "player": "ann"}] + tail
+    applied = Game()
+    events = [applied.apply(c) for c in commands]
+    replayed = Game()
+    assert list(replayed.replay(commands)) == events
+    rebuilt = Game()
+    assert rebuilt.rebuild(commands) == len(commands)
+    assert replayed.snapshot() == rebuilt.snapshot() == applied.snapshot()

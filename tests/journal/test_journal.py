@@ -145,6 +145,24 @@ def test_waiting_for_a_ruling_survives_a_restart(journal_path):
         assert [e["event"] for e in events][:3] == ["operator_ruled", "come_out", "natural"]
 
 
+@pytest.mark.parametrize("every", [1, 1000])
+def test_a_void_throw_can_be_made_to_count_after_a_restart(journal_path, every):
+    """From a snapshot taken right after the void (every command), or from the rows replayed:
+    the void's record is there, and verify replays the override to the events recorded."""
+    void = {"command": "void", "rule": "R-I1", "reason": "die 2 came to rest outside the area"}
+    with Journal.open(journal_path, snapshot_every=every) as j:
+        play(j, OPENING[:6] + [void])
+    with Journal.open(journal_path, snapshot_every=every) as j:
+        assert j.replayed == (0 if every == 1 else len(OPENING[:6]) + 1)
+        events = j.apply({"command": "operator_ruling", "by": "olga", "why": "it stayed in",
+                          "dice": [5, 6]})
+        assert events[0]["previous"] == {"void": True, "rule": "R-I1",
+                                         "reason": "die 2 came to rest outside the area"}
+        assert [e["event"] for e in events][1:3] == ["come_out", "natural"]
+    report = verify(journal_path)
+    assert report.ok and report.replayed
+
+
 def test_snapshots_start_from_the_newest_and_old_ones_are_dropped(journal_path):
     commands = generate_session(5, 40)
     with Journal.open(journal_path, snapshot_every=10) as j:

@@ -247,3 +247,58 @@ def test_a_restart_finds_a_ruling_asked_for_long_ago(journal_path):
             t.submit({"command": "join", "player": f"guest{i}", "buy_in": 1})
     with Table(Journal.open(journal_path)) as t:
         assert t.state()["pending_ruling"]["throw"] == n
+
+
+VOID_OUT = {"command": "void", "rule": "R-I1", "reason": "die 2 came to rest outside the area"}
+
+
+def test_a_void_throw_made_to_count_settles_and_is_shown_on_that_throw(table):
+    play(table, OPENING)
+    table.submit({"command": "dice_rolling"}, by="camera")
+    table.submit(VOID_OUT, by="camera")
+    n = table.state()["seq"]
+    assert table.state()["last_throw"]["kind"] == "void"
+    events = table.submit({"command": "operator_ruling", "dice": [1, 1], "why": "it stayed in"},
+                          by="operator")
+    assert events[0]["previous"] == {"void": True, "rule": "R-I1",
+                                     "reason": "die 2 came to rest outside the area"}
+    last = table.state()["last_throw"]
+    assert last["throw"] == n and last["kind"] == "operator" and last["ruled"] == [1, 1]
+    # craps: bob's fade wins ann's 10 (R-B3, R-C7)
+    assert table.state()["state"]["balances"] == {"ann": 90, "bob": 110}
+    entry = table.audit()[-1]
+    assert entry["kind"] == "override" and entry["previous"]["rule"] == "R-I1"
+    assert table.recall(1)[0]["throws"][-1]["previous"]["void"] is True
+
+
+def test_a_warning_right_after_a_void_keeps_it_open_and_a_restart_knows(journal_path):
+    with Table(Journal.open(journal_path)) as t:
+        play(t, OPENING)
+        t.submit(VOID_OUT, by="camera")
+        t.submit({"command": "warn", "rule": "R-I3"}, by="operator")
+        before = t.state()
+        assert before["last_throw"]["kind"] == "void" and before["last_throw"]["warned"] == "R-I3"
+    with Table(Journal.open(journal_path)) as t:
+        assert t.state() == before
+        events = t.submit({"command": "operator_ruling", "dice": [5, 6], "why": "in"},
+                          by="operator")
+        assert "natural" in [e["event"] for e in events]
+        assert "warned" not in t.state()["last_throw"]
+
+
+def test_the_audit_names_rulings_overrides_and_who_sent_a_warning(table):
+    play(table, OPENING)
+    table.submit(COCKED, by="camera")  # one die hit the wall: R-I3 is due if it counts
+    table.submit({"command": "operator_ruling", "dice": [2, 2], "why": "a 4"}, by="operator")
+    table.submit({"command": "warn", "rule": "R-I3"}, by="camera")  # a repeat, from the camera
+    table.submit({"command": "throw", "dice": [2, 5]})
+    table.submit({"command": "operator_ruling", "dice": [2, 2], "why": "misread"},
+                 by="operator")
+    entries = table.audit()
+    assert [(e["kind"], e["command"], e["who"]) for e in entries] == [
+        ("ruling", "operator_ruling", "operator"),
+        ("sanction", "warn", "table"),   # the warning the table adds by R-I3
+        ("sanction", "warn", "camera"),
+        ("override", "operator_ruling", "operator"),
+    ]
+    assert entries[-1]["previous"] == [2, 5]

@@ -114,3 +114,36 @@ def test_calibrate_command(tmp_path, capsys):
     assert main(["calibrate", "--image", str(tmp_path / "text.png"),
                  "--calibration", str(good)]) == 2
     assert "text.png is not a readable image" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [1, 17, 18])
+def test_the_simulators_rest_frame_fits_its_own_calibration(seed):
+    """Black dice on a green felt (1), two red dice touching (17), black dice on a dark blue felt
+    (18): each die is seen, and the calibration the simulator drew them with fits."""
+    from vision.simulator import simulate_throw
+
+    clip = simulate_throw(seed=seed)
+    rest = clip.frames[-1][1]
+    sizes = seen_die_sizes(rest, clip.calibration)
+    assert len(sizes) == 2, sizes
+    assert fit_warnings(rest, clip.calibration) == []
+
+
+def test_the_other_renderers_rest_frame_fits_its_calibration():
+    """A camera not straight above (the second renderer's clips): a die shows some of its sides
+    and the rim of its shadow, and still matches die_px."""
+    from pathlib import Path
+
+    clips = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "throw-clips"
+    if not (clips / "clip_007.mp4").exists():
+        pytest.skip("the second renderer's clips are not here (../shared/data/throw-clips)")
+    capture = cv2.VideoCapture(str(clips / "clip_007.mp4"))
+    rest = None
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            break
+        rest = frame
+    cal = Calibration.load(clips / "clip_007_calibration.toml")
+    assert len(seen_die_sizes(rest, cal)) == 2
+    assert fit_warnings(rest, cal) == []

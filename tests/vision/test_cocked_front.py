@@ -18,6 +18,7 @@ from vision.cocked_cues import (
     front_band,
     judge_cocked,
     leans_on_wall,
+    whole_top,
 )
 from vision.dice import DieReading
 from vision.die_silhouette import RestSilhouettes
@@ -92,8 +93,9 @@ def test_a_flat_die_touching_the_wall_shows_its_whole_front_face_and_is_not_flag
     top_d = (edges[0] + edges[1]) / 2 + 0.04
     cocked_before, wall_cue = _judge(felt, img, edges, top_d, wall_band_clear=0.0)
     assert wall_cue and cocked_before  # the wall cue alone takes it for leaning
-    top_edge, band = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
-    assert 0.42 <= top_edge <= 0.6
+    seen = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    assert 0.42 <= seen.top_edge <= 0.6
+    band = seen.band
     assert band == pytest.approx(toward, abs=0.06)
     cocked, _ = _judge(felt, img, edges, top_d)
     assert not cocked
@@ -110,7 +112,7 @@ def test_a_die_tipped_10_to_15_degrees_away_from_the_wall_stays_flagged(lean_deg
     edges = _resting_die(lean_deg, toward)
     img = _frame(felt, edges)
     top_d = (edges[0] + edges[1]) / 2
-    top_edge, band = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    top_edge, band, _, _ = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
     assert 0.42 <= top_edge <= 0.6  # a whole top: the band itself decides
     # its front face turned from the camera: sin t less than a flat die's
     assert band == pytest.approx(toward * math.cos(math.radians(lean_deg))
@@ -131,7 +133,7 @@ def test_a_top_region_run_into_a_front_face_of_its_shade_leaves_the_flag():
     _, top_front, bottom = (round(WALL_Y + e * DIE) for e in edges)
     img[top_front:bottom, round(X - DIE / 2):round(X + DIE / 2)] = TOP
     top_d = (edges[0] + edges[1]) / 2 + 0.04
-    top_edge, _ = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    top_edge = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), []).top_edge
     assert top_edge > 0.6
     cocked, wall_cue = _judge(felt, img, edges, top_d)
     assert wall_cue and cocked
@@ -161,10 +163,10 @@ def test_the_seam_between_a_top_and_a_front_face_of_its_shade_bounds_the_top():
     the front face below it shows as a flat die's: not flagged."""
     felt, img, edges, top_d = _same_shade_front(0.0, "edge")
     top = (X, WALL_Y + top_d * DIE)
-    closed, _ = front_band(_silhouettes(felt), img, top, [])
+    closed = front_band(_silhouettes(felt), img, top, []).top_edge
     assert closed > 0.6  # run into the front face
-    top_edge, band = front_band(_silhouettes(felt), img, top, [],
-                                top_max=CockedSettings().wall_band_top_max)
+    top_edge, band, _, _ = front_band(_silhouettes(felt), img, top, [],
+                                      top_max=CockedSettings().wall_band_top_max)
     assert 0.42 <= top_edge <= 0.6
     assert band == pytest.approx(_toward(felt), abs=0.06)
     cocked, wall_cue = _judge(felt, img, edges, top_d)
@@ -179,8 +181,8 @@ def test_a_tipped_die_whose_front_face_has_its_tops_shade_stays_flagged(lean_deg
     """The same, tipped 10-15 degrees away from the wall: bounded by the seam, its top is
     whole, and its front face shows sin t less than a flat die's: flagged."""
     felt, img, edges, top_d = _same_shade_front(lean_deg, "edge")
-    top_edge, band = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [],
-                                top_max=CockedSettings().wall_band_top_max)
+    top_edge, band, _, _ = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [],
+                                      top_max=CockedSettings().wall_band_top_max)
     assert 0.42 <= top_edge <= 0.6
     assert band < _toward(felt) - CockedSettings().wall_band_clear
     cocked, wall_cue = _judge(felt, img, edges, top_d)
@@ -192,11 +194,100 @@ def test_a_line_across_the_top_itself_leaves_the_flag():
     top's front edge lies: the band cannot tell, the flag stands (a top cut short would make a
     tipped die's band look whole)."""
     felt, img, edges, top_d = _same_shade_front(0.0, "across")
-    top_edge, _ = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [],
-                             top_max=CockedSettings().wall_band_top_max)
+    top_edge = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [],
+                          top_max=CockedSettings().wall_band_top_max).top_edge
     assert top_edge > 0.6 or top_edge < 0.42
     cocked, wall_cue = _judge(felt, img, edges, top_d)
     assert wall_cue and cocked
+
+
+# the reader's top-face centre 0.07 edge off the top's, toward the front (a glare, a pip at the
+# top's edge): the top's front edge lies under 0.42 edge from it, and the silhouette reaches
+# toward the wall beyond that centre by less than the wall-face cue's 0.08
+OFF_FRONT = 0.07
+
+
+def test_a_flat_die_whose_readers_centre_lies_off_its_top_is_cleared_by_the_tops_depth():
+    """A flat die at the wall, the reader's centre off toward the front: the top's front edge
+    lies nearer that centre than a whole top's does, but the region is a whole top's depth and
+    its back edge is the silhouette's, and the band shows a flat die's front face: cleared."""
+    felt = background(0)
+    toward = _toward(felt)
+    edges = _resting_die(0.0, toward)
+    img = _frame(felt, edges)
+    top_d = (edges[0] + edges[1]) / 2 + OFF_FRONT
+    seen = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    assert seen.top_edge < CockedSettings().wall_band_top
+    assert seen.depth == pytest.approx(1.0, abs=0.08)
+    assert abs(seen.back_gap) < 0.05
+    assert seen.band == pytest.approx(toward, abs=0.06)
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and not cocked
+    # judged by where the front edge lies from the centre alone, the flag stands
+    cocked, _ = _judge(felt, img, edges, top_d, wall_band_depth=(2.0, 2.0))
+    assert cocked
+
+
+@pytest.mark.parametrize("lean_deg", [10.0, 15.0])
+def test_a_tipped_die_whose_readers_centre_lies_off_its_top_stays_flagged(lean_deg):
+    """The same centre's error on a die tipped 10-15 degrees away from the wall: its top is
+    whole by its depth, and its band shows sin t less than a flat die's: flagged."""
+    felt = background(0)
+    edges = _resting_die(lean_deg, _toward(felt))
+    img = _frame(felt, edges)
+    top_d = (edges[0] + edges[1]) / 2 + OFF_FRONT
+    seen = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    assert whole_top(seen, CockedSettings())
+    assert seen.band < _toward(felt) - CockedSettings().wall_band_clear
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and cocked
+
+
+def test_a_top_cut_short_at_the_front_is_no_whole_top_by_its_depth():
+    """A tipped die whose top's region stops 0.25 edge short of its front edge (a shade across
+    it), the reader's centre off toward the front: the region is shallower than a whole top,
+    so its band (lengthened by the cut) cannot clear it."""
+    felt = background(0)
+    toward = _toward(felt)
+    edges = _resting_die(12.0, toward)
+    img = _frame(felt, edges)
+    _, top_front, _ = (round(WALL_Y + e * DIE) for e in edges)
+    y = top_front - round(0.25 * DIE)
+    img[y:top_front, round(X - DIE / 2):round(X + DIE / 2)] = FRONT_FACE
+    top_d = (edges[0] + edges[1]) / 2
+    seen = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    assert seen.depth < CockedSettings().wall_band_depth[0]
+    assert not whole_top(seen, CockedSettings())
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and cocked
+
+
+def test_a_top_run_over_a_wall_of_its_colour_and_cut_short_is_no_whole_top():
+    """A die tipped 12 degrees whose top's region runs 0.2 edge over a wall of the top's colour
+    (a black die at a black rail) and stops 0.15 edge short of its front edge (a shade across
+    it): the region is a whole top's depth, but its back edge lies beyond the silhouette's (the
+    wall did not change), so it is no whole top, and its band, lengthened by the cut to a flat
+    die's, does not clear it."""
+    felt = background(0)
+    toward = _toward(felt)
+    edges = _resting_die(12.0, toward)
+    back, top_front, _ = (round(WALL_Y + e * DIE) for e in edges)
+    x0, x1 = round(X - DIE / 2), round(X + DIE / 2)
+    felt[back - round(0.2 * DIE):back, x0:x1] = TOP  # the wall beside the die, before the throw
+    img = _frame(felt, edges)
+    img[top_front - round(0.15 * DIE):top_front, x0:x1] = FRONT_FACE
+    top_d = (edges[0] + edges[1]) / 2
+    seen = front_band(_silhouettes(felt), img, (X, WALL_Y + top_d * DIE), [])
+    low, high = CockedSettings().wall_band_depth
+    assert low <= seen.depth <= high
+    assert abs(seen.band - toward) <= CockedSettings().wall_band_clear  # as a flat die's
+    assert seen.back_gap < -CockedSettings().wall_band_back_gap
+    assert not whole_top(seen, CockedSettings())
+    cocked, wall_cue = _judge(felt, img, edges, top_d)
+    assert wall_cue and cocked
+    # the back edge not checked, the flag would go
+    cocked, _ = _judge(felt, img, edges, top_d, wall_band_back_gap=10.0)
+    assert not cocked
 
 
 def test_front_band_needs_a_silhouette_and_a_top():

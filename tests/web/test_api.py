@@ -43,6 +43,29 @@ def test_a_refusal_names_the_rule_and_changes_nothing(operator, table):
     assert table.state()["seq"] == 5
 
 
+def test_a_refusal_says_what_it_means_in_the_readers_language(operator, table):
+    play(table, OPENING[:4])
+    fade = {"command": "fade", "player": "bob", "amount": 50}
+    r = operator.client.post("/api/commands?lang=ru", json=fade,
+                             headers={"X-CSRF-Token": operator.token})
+    assert r.status_code == 409
+    assert r.json["says"] == "Отвечающие покрыли бы больше ставки бросающего."
+    assert r.json["title"].startswith("R-C6: отвечающие")
+    assert r.json["refused"].startswith("R-C6: faders may not fade")  # the game's words stay
+    r = operator.client.post("/api/commands?lang=en", json=fade,
+                             headers={"X-CSRF-Token": operator.token})
+    assert r.json["says"] == "The faders would cover more than the shooter's bet."
+
+
+def test_every_kind_of_refusal_has_a_sentence_of_its_own():
+    from tablectl.game import errors
+    from web import texts
+
+    kinds = {name for name, cls in vars(errors).items() if isinstance(cls, type)
+             and issubclass(cls, errors.RuleViolation) and cls is not errors.RuleViolation}
+    assert kinds == set(texts.REFUSALS), "a refusal class without its sentence in web/texts.py"
+
+
 def test_a_malformed_command_is_400_with_what_is_wrong(operator, table):
     for body, words in (({"command": "fade", "player": "bob"}, "amount"),
                         ({"command": "no_such"}, "unknown command"),

@@ -268,6 +268,27 @@ def test_a_refusal_shows_its_rule_and_the_games_figures(fresh, browser):
     op.close()
 
 
+def test_a_refusal_in_russian_says_what_it_means_and_keeps_the_games_words(fresh, browser):
+    _, server = fresh
+    op = Phone(browser, server.url)
+    op.log_in()
+    page = op.open("/operator?lang=ru")
+    fade = console_form(page, "center", "fade")
+    fade.locator('[name="player"]').fill("bob")
+    fade.locator('[name="amount"]').fill("50")
+    fade.locator("button[type=submit]").click()
+    page.wait_for_selector("#result.refused", timeout=3000)
+    head = page.inner_text("#result strong")
+    assert "Отвечающие покрыли бы больше ставки бросающего" in head, head
+    assert "R-C6: отвечающие не могут ответить больше ставки бросающего" in page.inner_text(
+        "#result .rule-said")
+    english = page.locator('#result span[lang="en"]')
+    assert "the bet is 10, 0 faded, 10 open" in english.inner_text()  # the figures, secondary
+    shot(page, "refusal-ru", "#result")
+    assert op.errors == []
+    op.close()
+
+
 def test_a_throw_by_hand_needs_both_faces_chosen(fresh, browser):
     table, server = fresh
     table.submit({"command": "fade", "player": "bob", "amount": 10})
@@ -283,6 +304,37 @@ def test_a_throw_by_hand_needs_both_faces_chosen(fresh, browser):
     form.locator("button[type=submit]").click()
     op.page.wait_for_selector("#result.done", timeout=3000)
     assert table.journal_rows(before)[-1].command == {"command": "throw", "dice": [3, 4]}
+    op.close()
+
+
+def test_the_operator_makes_a_void_throw_count_from_the_console(fresh, browser):
+    table, server = fresh
+    table.submit({"command": "fade", "player": "bob", "amount": 10})
+    table.submit({"command": "dice_rolling"}, by="camera")
+    table.submit({"command": "void", "rule": "R-I1",
+                  "reason": "die 2 came to rest outside the area"}, by="camera")
+    op = Phone(browser, server.url)
+    page = op.log_in()
+    wait_live(page)
+    card = page.locator("#override")
+    card.wait_for(timeout=3000)
+    assert "void" in card.inner_text() and "die 2 came to rest outside the area" in card.inner_text()
+    # the throw is void already: only its dice can be given
+    assert card.locator('button[value="void"]').count() == 0
+    page.click('#override-form .die-values[data-die="0"] label.face:nth-of-type(6)')  # 6
+    page.click('#override-form .die-values[data-die="1"] label.face:nth-of-type(5)')  # 5
+    page.fill('#override-form input[name="why"]', "the die lay on the line, inside")
+    shot(page, "override-void", "#override")
+    page.click('#override-form button[value="dice"]')
+    page.wait_for_selector("#result.done", timeout=3000)
+    # a natural 11: ann's center bet wins bob's fade (R-B2, R-C7)
+    assert table.state()["state"]["balances"] == {"ann": 110, "bob": 90}
+    page.wait_for_function("() => document.querySelector('#audit').textContent"
+                           ".includes('the die lay on the line')", timeout=3000)
+    ruled = table.journal_rows(0)[-1]
+    assert ruled.command["dice"] == [6, 5] and ruled.extra["by"] == "operator"
+    assert ruled.events[0]["previous"]["rule"] == "R-I1"
+    assert op.outside == [] and op.errors == []
     op.close()
 
 

@@ -49,11 +49,27 @@ def test_no_override_is_offered_once_play_went_on(table, operator):
     assert r.status_code == 409  # what the card says: the game refuses it
 
 
-def test_a_void_throw_is_not_offered_for_override(table, operator):
+def test_a_void_throw_is_offered_for_override_with_dice_only(table, operator):
     play(table, OPENING + [{"command": "dice_rolling"},
-                           {"command": "void", "rule": "R-I3", "reason": "no wall"}])
+                           {"command": "void", "rule": "R-I1", "reason": "die 2 left the area"}])
+    n = table.state()["seq"]
     html = ruling_card(operator)
-    assert 'id="override-form"' not in html
+    assert 'id="override-form"' in html and f'data-key="o{n}"' in html
+    assert 'value="dice"' in html and 'value="void"' not in html  # void already: no "Void it"
+    r = operator.command({"command": "operator_ruling", "void": True, "why": "?"})
+    assert r.status_code == 409 and "void already" in r.json["refused"], r.json
+    r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "it stayed in"})
+    assert r.status_code == 200, r.json
+    assert [e["event"] for e in r.json["events"]][:3] == ["operator_ruled", "come_out", "natural"]
+
+
+def test_a_void_throw_stays_open_across_its_warning_and_closes_after_play(table, operator):
+    play(table, OPENING + [{"command": "void", "rule": "R-I3", "reason": "no wall"},
+                           {"command": "warn", "rule": "R-I3"}])
+    assert 'id="override-form"' in ruling_card(operator)
+    play(table, [{"command": "dice_rolling"}])
+    html = ruling_card(operator)
+    assert 'id="override-form"' not in html and "no longer be overridden" in html
     r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "it hit"})
     assert r.status_code == 409
 
@@ -86,3 +102,28 @@ def test_the_last_throws_say_which_rule_voided_a_throw(table, client):
     html = client.get("/view/table").data.decode()
     card = html.split('class="card throws-card"', 1)[1].split("</section>", 1)[0]
     assert "void" in card and "R-I3" in card and "neither die hit the back wall" in card
+
+
+def test_the_last_throw_shown_is_the_void_made_to_count(table, client, operator):
+    play(table, OPENING + [{"command": "void", "rule": "R-I1", "reason": "die 2 left the area"}])
+    r = operator.command({"command": "operator_ruling", "dice": [5, 6], "why": "it stayed in"})
+    assert r.status_code == 200, r.json
+    page = client.get("/?lang=en").data.decode()
+    last = page[page.index('id="last-throw"'):][:3000]
+    assert "natural" in last and "void throw" not in last
+
+
+def test_a_decision_counts_the_throws_that_stand_and_folds_many_settlements(table, client):
+    bets = [{"command": "side_bet", "id": f"p{i}", "kind": "proposition", "for": "bob",
+             "against": "ann", "stakes": {"bob": 1, "ann": 1}, "wins": [7], "within": 1}
+            for i in range(4)]
+    play(table, OPENING + bets + [{"command": "void", "rule": "R-I1", "reason": "out"},
+                                  {"command": "operator_ruling", "by": "op", "why": "in",
+                                   "dice": [3, 4]}])
+    decision = table.recall(1)[0]
+    assert [t.get("overridden", False) for t in decision["throws"]] == [True, False]
+    card = client.get("/?lang=en").data.decode()
+    card = card[card.index('class="card recall-card"'):]
+    assert "1 throw<" in card  # the void the operator made count is one throw, not two
+    # the center bet and four side bets: five settlements, folded on the phone
+    assert '<details class="settled-more"><summary>5 bets settled</summary>' in card

@@ -68,6 +68,39 @@ def test_an_override_replaces_the_throw_it_overrides():
     assert rec.hands[0].throws == 1
 
 
+def test_an_override_of_a_void_throw_adds_its_throw_and_undoes_none():
+    rows = [throw_row(1, "ann", 6, 6),
+            Row(2, [{"event": "throw_void", "shooter": "ann", "rule": "R-I1"}]),
+            Row(3, [{"event": "operator_ruled", "override": True, "dice": [6, 5],
+                     "previous": {"void": True, "rule": "R-I1", "reason": "out"}},
+                    {"event": "thrown", "shooter": "ann", "dice": [6, 5], "total": 11}])]
+    rec = st.record(rows)
+    assert rec.throws == 2 and rec.totals[12] == 1 and rec.totals[11] == 1
+    assert rec.hands[0].throws == 2
+
+
+def test_the_feed_says_a_void_throw_was_made_to_count(app):
+    from web import texts
+    event = {"event": "operator_ruled", "by": "op", "why": "it stayed in", "rule": "R-I2",
+             "override": True, "previous": {"void": True, "rule": "R-I1", "reason": "out"},
+             "dice": [6, 5]}
+    with app.test_request_context("/?lang=en"):
+        assert texts.describe(event) == (
+            "the operator makes the void throw (R-I1) count: 6 + 5 (it stayed in)")
+    with app.test_request_context("/", headers={"Accept-Language": "ru"}):
+        assert texts.describe(event).startswith("оператор засчитывает недействительный бросок")
+
+
+def test_the_feed_names_the_rule_that_refused_a_throw_in_the_readers_language(app):
+    from web import texts
+    event = {"event": "throw_refused", "shooter": "ann", "rule": "R-S0",
+             "reason": "the dice were thrown before bets closed"}
+    with app.test_request_context("/", headers={"Accept-Language": "ru"}):
+        said = texts.describe(event)
+    assert "R-S0: побочную ставку два игрока заключают до броска" in said, said
+    assert "the dice were thrown before bets closed" in said  # the game's own words
+
+
 def test_the_evening_starts_after_a_long_pause():
     rows = [Row(1, [], "2026-11-30T20:00:00Z"), Row(2, [], "2026-11-30T23:00:00Z"),
             Row(3, [], "2026-12-01T19:00:00Z"), Row(4, [], "2026-12-01T19:05:00Z")]

@@ -13,14 +13,21 @@
     });
   }
 
-  function show(kind, title, detail) {
+  function show(kind, title, detail, rule) {
     result.className = "result " + kind;
     result.textContent = "";
     var b = document.createElement("strong");
     b.textContent = title;
     result.appendChild(b);
+    if (rule) {
+      var r = document.createElement("span");
+      r.className = "rule-said";
+      r.textContent = rule;
+      result.appendChild(r);
+    }
     if (detail) {
       var p = document.createElement("span");
+      if (rule) p.lang = "en";  // the game's own words beside a translated refusal
       p.textContent = detail;
       result.appendChild(p);
     }
@@ -62,11 +69,12 @@
         if (r.ok) {
           show("done", result.dataset.done, (body.text || []).join(" · "));
         } else if (r.status === 409) {
-          // the rule in the reader's language, then the game's own words: its reason when it
-          // says more than the rule's statement, and the figures of the case with what to do
+          // what the refusal means and the rule, in the reader's language; then, smaller, the
+          // game's own words (English): its reason and the figures of the case with what to do
+          var head = body.says && body.says !== body.title ? body.says : null;
           var why = [body.refused !== body.title ? body.refused : null, body.detail];
-          show("refused", result.dataset.refused + " — " + (body.title || body.rule),
-               why.filter(Boolean).join(" · "));
+          show("refused", result.dataset.refused + " — " + (head || body.title || body.rule),
+               why.filter(Boolean).join(" · "), head ? body.title : null);
         } else {
           show("error", result.dataset.error, body.error || String(r.status));
         }

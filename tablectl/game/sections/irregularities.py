@@ -23,13 +23,63 @@ if TYPE_CHECKING:
     from ..engine import Game
 
 
-def void(game: Game, rule: str, reason: str) -> list[dict]:
-    game.check_no_ruling_pending()
-    shooter = game.check_shooter()
+class VoidUndo:
+    """What a void throw changes (R-I1..R-I3), captured just before it, so that the operator's
+    override of that void (R-I2: he saw the throw was fine) can make the throw count as if the
+    camera had counted it: ``restore`` puts the game back, ``Game.snapshot`` writes it out.
+
+    A void decides nothing (RULES.md): it only lets the dice rest (``rolling``) and lets a
+    called change of dice take effect (R-X1); ``rule`` and ``reason`` say why it was void.
+    """
+
+    __slots__ = ("rule", "reason", "rolling", "dice_pair", "dice_change_to")
+
+    def __init__(self, game: Game, rule: str, reason: str) -> None:
+        self.rule = rule
+        self.reason = reason
+        self.rolling = game.rolling
+        self.dice_pair = game.dice_pair
+        self.dice_change_to = game.dice_change_to
+
+    def restore(self, game: Game) -> None:
+        """Put ``game`` back as it was when this record was taken."""
+        game.rolling = self.rolling
+        game.dice_pair = self.dice_pair
+        game.dice_change_to = self.dice_change_to
+
+    def ruling(self) -> dict:
+        """The void ruling overridden: the ``previous`` of the override's event."""
+        return {"void": True, "rule": self.rule, "reason": self.reason}
+
+    def snap(self, after: dict) -> dict:
+        """The game's ``snapshot()`` as it was before the void, from ``after`` (its snapshot
+        after the void)."""
+        return dict(after, rolling=self.rolling, dice_pair=self.dice_pair,
+                    dice_change_to=self.dice_change_to)
+
+
+def void_throw(game: Game, rule: str, reason: str, events: list) -> None:
+    """The throw is void (nothing checked here): the dice rest, a called change of dice takes
+    effect (R-X1), and the record for an override is kept (unless a replay says none can
+    follow, as for a counted throw: ``Game.keep_undo``)."""
+    if game.keep_undo:
+        game.undo = VoidUndo(game, rule, reason)
+        game.undo_valid_at = game.commands_applied + 1
+    else:
+        game.undo = None
+        game.undo_valid_at = -1
     game.rolling = False
-    events = [{"event": "throw_void", "shooter": shooter, "rule": rule, "reason": reason}]
+    events.append({"event": "throw_void", "shooter": game.shooter, "rule": rule,
+                   "reason": reason})
     if game.dice_change_to is not None:
         apply_dice_change(game, events)
+
+
+def void(game: Game, rule: str, reason: str) -> list[dict]:
+    game.check_no_ruling_pending()
+    game.check_shooter()
+    events: list[dict] = []
+    void_throw(game, rule, reason, events)
     return events
 
 
@@ -50,8 +100,8 @@ def await_ruling(game: Game, rule: str, reason: str, observation: dict | None) -
 
 def operator_ruling(game: Game, by: str, why: str,
                     dice: tuple[int, int] | None) -> list[dict]:
-    """The operator rules on the throw waiting for him, or overrides the throw just made
-    (R-I2): ``dice`` the values he reads, None for a void."""
+    """The operator rules on the throw waiting for him, or overrides the throw just made,
+    counted or void (R-I2): ``dice`` the values he reads, None for a void."""
     pending = game.pending_ruling
     if pending is None:
         if game.undo is None or game.undo_valid_at != game.commands_applied:
@@ -59,36 +109,53 @@ def operator_ruling(game: Game, by: str, why: str,
                 "R-I2", "no throw is waiting for the operator's ruling, and the last "
                         "command was not a throw he could override (an override must come "
                         "right after the throw, before any other command but warn)")
+        if type(game.undo) is VoidUndo:
+            return override_void(game, by, why, dice)
         return override(game, by, why, dice)
-    game.pending_ruling = None
     ruled = {"event": "operator_ruled", "by": by, "why": why, "rule": pending["rule"]}
     if dice is None:
+        game.pending_ruling = None
         ruled["void"] = True
-        events = [ruled, {"event": "throw_void", "shooter": game.shooter,
-                          "rule": pending["rule"], "reason": why or pending["reason"]}]
-        if game.dice_change_to is not None:
-            apply_dice_change(game, events)
+        events = [ruled]
+        void_throw(game, pending["rule"], why or pending["reason"], events)
         return events
+    game.pending_ruling = None
     ruled["dice"] = list(dice)
     return [ruled] + throw_counts(game, dice[0], dice[1])
 
 
 def override(game: Game, by: str, why: str, dice: tuple[int, int] | None) -> list[dict]:
-    """The operator overrides the last throw (it was the last command): other dice, or
-    void. Everything that throw decided is undone and the throw is played again."""
+    """The operator overrides the last throw, which counted (it was the last command): other
+    dice, or void. Everything that throw decided is undone and the throw is played again."""
     previous = list(game.undo.dice)
     revert_last_throw(game)
     ruled = {"event": "operator_ruled", "by": by, "why": why, "rule": "R-I2",
              "override": True, "previous": previous}
     if dice is None:
         ruled["void"] = True
-        game.rolling = False
-        events = [ruled, {"event": "throw_void", "shooter": game.shooter, "rule": "R-I2",
-                          "reason": why or "voided by the operator"}]
-        if game.dice_change_to is not None:
-            apply_dice_change(game, events)
+        events = [ruled]
+        void_throw(game, "R-I2", why or "voided by the operator", events)
         return events
     ruled["dice"] = list(dice)
+    return [ruled] + throw_counts(game, dice[0], dice[1])
+
+
+def override_void(game: Game, by: str, why: str, dice: tuple[int, int] | None) -> list[dict]:
+    """The operator overrides the last throw, which was void (it was the last command): it
+    counts with ``dice``, everything as if it had counted. What the void changed is put back
+    first (``VoidUndo``)."""
+    undo = game.undo
+    if dice is None:
+        raise NoRulingPending(
+            "R-I2", f"the last throw is void already ({undo.rule}: {undo.reason}); to make "
+                    f"it count, give the dice the operator read (\"dice\": [d1, d2])")
+    # a void does not check what a counted throw needs (a come-out's players, the center bet
+    # faded): check it now, before anything changes
+    game.check_throw_allowed()
+    previous = undo.ruling()
+    revert_last_throw(game)
+    ruled = {"event": "operator_ruled", "by": by, "why": why, "rule": "R-I2",
+             "override": True, "previous": previous, "dice": list(dice)}
     return [ruled] + throw_counts(game, dice[0], dice[1])
 
 
