@@ -14,8 +14,11 @@ drift falls on both alike), and prints the ratio of their CPU times. The detecto
 whole-frame look and coarse probe). ``--against DIR --held-out SET`` (repeatable) times `find`
 on the held-out photos of a labelled set instead (../shared/data/dice-photos, the split of
 vision/models/dice_split.json): the two readers alternated photo by photo (which goes first
-alternated too), each photo's time the fastest of three reads, ``--rounds`` rounds, each
-round's medians and the ratio of their sums.
+alternated too), each photo's time the fastest of ``--reads`` (3) reads alternated read by read,
+``--rounds`` rounds, each round's medians, the ratio of their sums and the median of the photos'
+ratios. ``--against-code TREE`` does the same with the reader
+of another checkout (its ``vision`` package and models, e.g. ``git worktree add /tmp/old HEAD~1``)
+in place of a second model folder: the speed of a change of code, old against new in one process.
 
 Each line gives the median wall time and the median CPU time of the thread (what the machine's
 other load adds to the wall time, mostly, is time the reader waits for the core), and the work
@@ -118,29 +121,59 @@ def main(argv: list[str] | None = None) -> int:
                     help="time the models (and dice_reader.json) in DIR, not the shipped ones")
     ap.add_argument("--against", type=Path, default=None, metavar="DIR",
                     help="also time the models in DIR, alternated with the first, and the ratio")
+    ap.add_argument("--against-code", type=Path, default=None, metavar="TREE",
+                    help="as --against, with the reader (code and models) of the checkout TREE")
     ap.add_argument("--held-out", action="append", default=[], metavar="SET",
                     help="with --against: time find on the held-out photos of SET (nell-byler, "
                     "matteop65; repeatable) instead of the fixtures")
     ap.add_argument("--rounds", type=int, default=3, help="--held-out: rounds over the photos")
+    ap.add_argument("--reads", type=int, default=3,
+                    help="--held-out: reads of each photo by each reader, the fastest kept")
     a = ap.parse_args(argv)
-    if a.held_out and a.against is None:
-        ap.error("--held-out compares two model folders: give the second with --against DIR")
+    if a.against is not None and a.against_code is not None:
+        ap.error("give --against DIR or --against-code TREE, not both")
+    if a.held_out and a.against is None and a.against_code is None:
+        ap.error("--held-out compares two readers: give the second with --against DIR "
+                 "or --against-code TREE")
     cv2.setNumThreads(1)
+    # the other checkout's reader is imported first, then set aside (its functions keep their
+    # own modules), so that this checkout's is imported as usual
+    other = ((a.against_code / "vision" / "models", reader_of_tree(a.against_code))
+             if a.against_code else None)
     from vision.dice import MODEL_DIR, DiceReader
 
     reader = DiceReader(a.models)
-    if a.against is not None and a.held_out:
-        for name in a.held_out:
-            compare_held_out((a.models or MODEL_DIR, reader), (a.against, DiceReader(a.against)),
-                             name, a.rounds)
-        return 0
     if a.against is not None:
-        compare((a.models or MODEL_DIR, reader), (a.against, DiceReader(a.against)), a.repeat)
+        other = (a.against, DiceReader(a.against))
+    if other is not None and a.held_out:
+        for name in a.held_out:
+            compare_held_out((a.models or MODEL_DIR, reader), other, name, a.rounds, a.reads)
+        return 0
+    if other is not None:
+        compare((a.models or MODEL_DIR, reader), other, a.repeat)
         return 0
     bench(reader, a.repeat, "")
     if a.profile:
         bench(DiceReader(profile=tray_profile(reader)), a.repeat, " [profile]")
     return 0
+
+
+def reader_of_tree(tree: Path):
+    """A DiceReader (its shipped models) of the checkout at ``tree``: its ``vision`` package
+    imported, then taken out of ``sys.modules`` so that this checkout's can be imported."""
+    if not (tree / "vision" / "dice.py").is_file():
+        raise SystemExit(f"{tree}: no vision/dice.py there (give the root of a checkout)")
+    if any(m == "vision" or m.startswith("vision.") for m in sys.modules):
+        raise SystemExit("reader_of_tree: the vision package is already imported")
+    sys.path.insert(0, str(tree))
+    try:
+        from vision.dice import DiceReader
+        reader = DiceReader()
+    finally:
+        sys.path.remove(str(tree))
+        for m in [m for m in sys.modules if m == "vision" or m.startswith("vision.")]:
+            del sys.modules[m]
+    return reader
 
 
 def bare_detector(model_dir: Path) -> list:
@@ -205,33 +238,34 @@ def held_out_photos(name: str) -> list[np.ndarray]:
     return [cv2.imread(str(photos / n)) for n in sorted(split[name]["held_out"])]
 
 
-def compare_held_out(first, second, name: str, rounds: int) -> None:
+def compare_held_out(first, second, name: str, rounds: int, reads: int = 3) -> None:
     """``find`` on each held-out photo of set ``name`` by both readers ((folder, reader) each),
-    alternated photo by photo and which goes first; each photo's time the fastest of three
-    reads after one (CPU time of this thread). Per round: both medians, their ratio and the
-    ratio of the sums (second / first)."""
+    after one read each, ``reads`` reads each alternated read by read (which goes first
+    alternated photo by photo and round by round); each photo's time the fastest of its reads
+    (CPU time of this thread: the fastest is the read the others' load disturbed least). Per
+    round: both medians, their ratio, the ratio of the sums and the median of the photos'
+    ratios (second / first)."""
     (dir_a, a), (dir_b, b) = first, second
     images = held_out_photos(name)
-
-    def fastest(reader, image) -> float:
-        reader.find(image)
-        times = []
-        for _ in range(3):
-            c0 = time.thread_time()
-            reader.find(image)
-            times.append((time.thread_time() - c0) * 1000)
-        return min(times)
-
-    print(f"first: {dir_a}\nsecond: {dir_b}\n{name}, {len(images)} held-out photos")
+    print(f"first: {dir_a}\nsecond: {dir_b}\n{name}, {len(images)} held-out photos, "
+          f"the fastest of {reads} reads each")
     for k in range(rounds):
         ta, tb = [], []
         for i, image in enumerate(images):
-            pair = ((a, ta), (b, tb)) if (i + k) % 2 == 0 else ((b, tb), (a, ta))
-            for reader, acc in pair:
-                acc.append(fastest(reader, image))
+            a.find(image), b.find(image)
+            got = {id(a): [], id(b): []}
+            for j in range(reads):
+                for reader in ((a, b) if (i + j + k) % 2 == 0 else (b, a)):
+                    c0 = time.thread_time()
+                    reader.find(image)
+                    got[id(reader)].append((time.thread_time() - c0) * 1000)
+            ta.append(min(got[id(a)]))
+            tb.append(min(got[id(b)]))
         ma, mb = statistics.median(ta), statistics.median(tb)
+        each = statistics.median(y / x for x, y in zip(ta, tb, strict=True))
         print(f"round {k + 1}: median first {ma:6.2f} ms CPU, second {mb:6.2f} ms CPU, "
-              f"second / first {mb / ma:.3f} (sums {sum(tb) / sum(ta):.3f})", flush=True)
+              f"second / first {mb / ma:.3f} (sums {sum(tb) / sum(ta):.3f}, "
+              f"photo by photo {each:.3f})", flush=True)
 
 
 def tray_profile(reader):

@@ -57,9 +57,9 @@ class _Recording:
         self._inner = reader._detect
         reader._detect = self
 
-    def __call__(self, frame, scale, min_heat=0.0, net=None):
+    def __call__(self, frame, scale, min_heat=0.0, net=None, **more):
         self.scales.append((scale, net))
-        return self._inner(frame, scale, min_heat, net)
+        return self._inner(frame, scale, min_heat, net, **more)
 
 
 def _raw(reader: DiceReader, frame: np.ndarray, scale: float):

@@ -247,20 +247,55 @@ def warm_start(net, onnx_path: Path) -> None:
     tr.log(f"warm start from {onnx_path}: {len(pairs)} convolutions")
 
 
-def _batches(data, seed: int, bs: int, steps: int, workers: int):
-    """``steps`` batches of ``bs`` samples (tools/train_reader.py ``det_sample``), cut in
-    ``workers`` processes beside the training (0: in it), each with its own generator."""
+def rest_frames(n_throws: int, first_seed: int = 200_000) -> list:
+    """The rest frames of ``n_throws`` simulated throws with a leaning die (on the wall or on the
+    other die; the tracker's cocked throws), every other one at 1280x720 in the physical world
+    (as ``bench/tracker.py --hd-throws``): (image, [(value, cx, cy, die_px, cocked)])."""
+    from vision.simulator import Scenario, simulate_throw
+    from vision.simulator.worlds import world_of
+
+    out = []
+    for seed in range(first_seed, first_seed + n_throws):
+        scen = (Scenario.COCKED_WALL, Scenario.COCKED_DIE)[seed % 2]
+        hd = (seed // 2) % 2 == 1
+        try:
+            clip = simulate_throw(seed=seed, scenario=scen, size=(1280, 720) if hd else (640, 480),
+                                  **world_of("physical" if hd else None, seed, 60))
+        except Exception as exc:
+            tr.log(f"throw {seed} failed: {exc}")
+            continue
+        _, frame = clip.frames[clip.truth["rest_frame"]]
+        dp = clip.calibration.die_px
+        dice = [(d["value"], *d["rest_center"], dp, bool(d["cocked"]))
+                for d in clip.truth["dice"] if d["at_rest_in_area"]]
+        if dice:
+            out.append((frame, dice))
+    tr.log(f"rest frames: {len(out)} throws, {sum(c for _, d in out for *_, c in d)} dice leaning")
+    return out
+
+
+def _batch(data, rng, bs: int, lean=None, n_lean: int = 0) -> list:
+    """``bs`` samples (tools/train_reader.py ``det_sample``): the first ``n_lean`` of them cut
+    from the leaning dice's stills ``lean``, the rest from ``data``."""
+    return ([tr.det_sample(lean, rng) for _ in range(n_lean if lean else 0)]
+            + [tr.det_sample(data, rng) for _ in range(bs - (n_lean if lean else 0))])
+
+
+def _batches(data, seed: int, bs: int, steps: int, workers: int, lean=None, n_lean: int = 0):
+    """``steps`` batches of ``bs`` samples (``_batch``), cut in ``workers`` processes beside
+    the training (0: in it), each with its own generator."""
     if workers == 0:
         rng = np.random.default_rng(seed)
         for _ in range(steps):
-            yield [tr.det_sample(data, rng) for _ in range(bs)]
+            yield _batch(data, rng, bs, lean, n_lean)
         return
     import multiprocessing as mp
 
     ctx = mp.get_context("fork")  # the photos are shared with the workers, not copied
     queue = ctx.Queue(maxsize=8)
     share = [steps // workers + (k < steps % workers) for k in range(workers)]
-    procs = [ctx.Process(target=_cut, args=(data, seed * 1000 + k, bs, n, queue), daemon=True)
+    procs = [ctx.Process(target=_cut, args=(data, seed * 1000 + k, bs, n, queue, lean, n_lean),
+                         daemon=True)
              for k, n in enumerate(share)]
     for p in procs:
         p.start()
@@ -272,23 +307,30 @@ def _batches(data, seed: int, bs: int, steps: int, workers: int):
             p.kill()
 
 
-def _cut(data, seed: int, bs: int, n: int, queue) -> None:
+def _cut(data, seed: int, bs: int, n: int, queue, lean=None, n_lean: int = 0) -> None:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     for _ in range(n):
-        queue.put([tr.det_sample(data, rng) for _ in range(bs)])
+        queue.put(_batch(data, rng, bs, lean, n_lean))
 
 
 def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: int = 1,
           model_dir: Path | None = None, workers: int = 1, warm_from: Path | None = None,
           resume: Path | None = None, lr: float = 4e-3, size_from: Path | None = None,
-          place_too: bool = False, mimic: bool = False) -> None:
+          place_too: bool = False, mimic: bool = False, lean_stills: int = 0,
+          lean_batch: int = 4, lean_weight: float = 1.0, lean_throws: int = 0) -> None:
     """tools/train_reader.py's ``train_det`` with this shape: the same photos, samples, loss,
     schedule and export (the samples cut in ``workers`` processes beside the training).
     ``size_from``: a teacher detector whose size map is learnt where a die's centre is (and,
     ``place_too``, its centre offsets as well), not the labels'; ``mimic``: its three maps
     learnt wherever it sees a die at least ``MIMIC_HEAT`` hot (so a find in the cell beside a
-    die's centre is placed as the teacher places it), and its heat besides the labels'."""
+    die's centre is placed as the teacher places it), and its heat besides the labels'.
+    ``lean_stills``: that many more simulator stills, most of their dice leaning, of which
+    ``lean_batch`` samples a batch are taught by the teacher alone (its heat, at
+    ``lean_weight``, not the labels', and its three maps wherever it is hot): a leaning die's
+    two finds and their places, which flag it, are the teacher's, not one label's.
+    ``lean_throws``: the rest frames of that many simulated throws with a leaning die
+    (``rest_frames``) join them."""
     import torch
     from reader_data import Die, Photo
 
@@ -298,7 +340,15 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
     for img, dice in tr.sim_stills(sim, seed=8) if sim else []:
         data.append((img, Photo(Path("sim"), "sim",
                                 [Die(v, cx, cy, dp, dp, dp) for v, cx, cy, dp, _ in dice])))
-    tr.log(f"detector {arch}: {len(data)} train photos")
+    leaning = ((tr.sim_stills(lean_stills, seed=18, lean_share=0.8) if lean_stills else [])
+               + (rest_frames(lean_throws) if lean_throws else []))
+    lean = [(img, Photo(Path("sim"), "sim", [Die(v, cx, cy, dp, dp, dp)
+                                              for v, cx, cy, dp, _ in dice]))
+            for img, dice in leaning] or None
+    if lean and (size_from is None or not mimic):
+        raise SystemExit("--lean-stills are taught by the teacher: give --size-from and --mimic")
+    tr.log(f"detector {arch}: {len(data)} train photos"
+           + (f", {len(lean)} leaning dice's stills ({lean_batch} a batch)" if lean else ""))
     net = ARCHS[arch][0]()
     if resume is not None:  # a run's saved weights, trained further
         net.load_state_dict(torch.load(resume))
@@ -310,7 +360,8 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.1)
     bs = 16
     t0 = time.time()
-    batches = _batches(data, seed, bs, steps, workers)
+    batches = _batches(data, seed, bs, steps, workers, lean, lean_batch)
+    n_lean = lean_batch if lean else 0
     for step, batch in zip(range(steps), batches, strict=False):
         x = torch.from_numpy(np.stack([b[0] for b in batch])).permute(0, 3, 1, 2).float()
         x = x / 255.0 - 0.5
@@ -330,10 +381,15 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
                                            reg[:, maps])
         y = net(x)
         n = mask.sum().clamp(min=1)
-        lh = tr.focal(y[:, 0], heat)
+        lh = tr.focal(y[n_lean:, 0], heat[n_lean:])
         if teacher is not None and mimic:
-            lh = lh + MIMIC_WEIGHT * torch.nn.functional.binary_cross_entropy_with_logits(
-                y[:, 0], torch.sigmoid(taught[:, 0]), reduction="sum") / n
+            bce = torch.nn.functional.binary_cross_entropy_with_logits(
+                y[:, 0], torch.sigmoid(taught[:, 0]), reduction="none").sum((1, 2))
+            lh = lh + MIMIC_WEIGHT * bce[n_lean:].sum() / n
+            if n_lean:  # the leaning dice's samples: the teacher's heat and maps alone
+                hot_lean = (hot[:n_lean].sum()).clamp(min=1)
+                lh = lh + lean_weight * bce[:n_lean].sum() / hot_lean
+                place[:n_lean] = hot[:n_lean]
             mask = place
         lr_ = ((y[:, 1:] - reg).abs().sum(1) * mask).sum() / mask.sum().clamp(min=1)
         loss = lh + lr_
@@ -376,6 +432,16 @@ def main(argv=None) -> None:
                     help="with --size-from: its centre offsets too (where its crops were cut)")
     ap.add_argument("--mimic", action="store_true",
                     help="with --size-from: learn its maps wherever it sees a die, and its heat")
+    ap.add_argument("--lean-stills", type=int, default=0, metavar="N",
+                    help="with --mimic: N more simulator stills of leaning dice, taught by the "
+                    "teacher alone")
+    ap.add_argument("--lean-throws", type=int, default=0, metavar="N",
+                    help="with --mimic: the rest frames of N simulated throws with a leaning die, "
+                    "taught by the teacher alone (as --lean-stills)")
+    ap.add_argument("--lean-batch", type=int, default=4,
+                    help="samples a batch cut from the --lean-stills")
+    ap.add_argument("--lean-weight", type=float, default=1.0,
+                    help="weight of the teacher's heat on the --lean-stills' samples")
     ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
                     help="write a model folder (shipped files, this detector) for --models")
     a = ap.parse_args(argv)
@@ -385,7 +451,8 @@ def main(argv=None) -> None:
         train(a.arch, a.steps, a.sim, a.out or OUT / f"det_{a.arch}.onnx", seed=a.seed,
               threads=a.threads, model_dir=a.model_dir, workers=a.workers,
               warm_from=a.warm_from, resume=a.resume, lr=a.lr, size_from=a.size_from,
-              place_too=a.place_too, mimic=a.mimic)
+              place_too=a.place_too, mimic=a.mimic, lean_stills=a.lean_stills,
+              lean_batch=a.lean_batch, lean_weight=a.lean_weight, lean_throws=a.lean_throws)
     elif a.stage == "model-dir":  # a folder around an already trained detector
         if a.model_dir is None or a.out is None:
             ap.error("model-dir takes --out (the trained ONNX) and --model-dir")

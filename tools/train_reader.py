@@ -836,11 +836,12 @@ def to_tensor(xs):
     return torch.from_numpy(xs).permute(0, 3, 1, 2).float() / 255.0 - 0.5
 
 
-def sim_stills(n_stills: int, seed: int = 7):
+def sim_stills(n_stills: int, seed: int = 7, lean_share: float = 0.35):
     """Stills rendered by the throw simulator: (image, [(value, cx, cy, die_px, cocked)]).
 
     Flat dice of every colour plus cocked ones (tilted 18..40 degrees: leaning on the wall or on
-    the other die), on green / blue felt and wood, under the simulator's random looks.
+    the other die; ``lean_share`` of the dice), on green / blue felt and wood, under the
+    simulator's random looks.
     """
     try:
         from vision.simulator import DieSpec, Look, render_dice
@@ -859,7 +860,7 @@ def sim_stills(n_stills: int, seed: int = 7):
             for gx in np.arange(step / 2 + 20, w - step / 2 - 20, step):
                 if rng.random() < 0.45:
                     continue
-                cocked = float(rng.uniform(18, 40)) if rng.random() < 0.35 else 0.0
+                cocked = float(rng.uniform(18, 40)) if rng.random() < lean_share else 0.0
                 specs.append(DieSpec(
                     value=int(rng.integers(1, 7)),
                     center=(float(gx + rng.uniform(-6, 6)), float(gy + rng.uniform(-6, 6))),

@@ -31,6 +31,7 @@ import numpy as np
 
 from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die, die_angles, edge_width
 from vision.dice_profile import DiceProfile, ProfileError
+from vision.dice_shrink import Shrinker
 from vision.dice_tuning import ReaderTuning
 from vision.die_lean import LeanJudge, LeanModelError
 
@@ -263,16 +264,17 @@ class DiceReader:
     # ------------------------------------------------------------------ detector
 
     def _detect(self, frame: np.ndarray, scale: float, min_heat: float = 0.0,
-                net=None) -> list[_Find]:
+                net=None, *, shrink: Shrinker | None = None) -> list[_Find]:
         """Die candidates in frame pixels, strongest first; only those at least ``min_heat``
-        (and the tuning's ``heat``) hot. ``net``: the detector to run (default ``_det``)."""
+        (and the tuning's ``heat``) hot. ``net``: the detector to run (default ``_det``);
+        ``shrink``: the frame's ``Shrinker``, shared by the looks of one ``find``."""
         t = self.tuning
         h, w = frame.shape[:2]
         m = self._det_multiple
         dw = max(DET_STRIDE * 2, m, int(round(w * scale / m)) * m)
         dh = max(DET_STRIDE * 2, m, int(round(h * scale / m)) * m)
         sx, sy = dw / w, dh / h
-        small = cv2.resize(frame, (dw, dh), interpolation=cv2.INTER_AREA)
+        small = (shrink or Shrinker(frame))((dw, dh))
         # what cv2.dnn.blobFromImage(small, 1 / 255, mean=127.5) gives, to the bit, in half its time
         blob = np.empty((1, 3, dh, dw), np.float32)
         for c, plane in enumerate(cv2.split(small)):
@@ -470,12 +472,14 @@ class DiceReader:
         lo = DET_DIE_PX / t.die_px_range[1]
         hi = min(DET_DIE_PX / t.die_px_range[0], max(1.0, 640.0 / long_side))
         scale = min(hi, max(lo, 320.0 / long_side))
+        shrink = Shrinker(frame)
         coarse = scale / 2
         if coarse >= lo:
-            z = _typical_size(self._detect(frame, coarse, t.probe_heat, self._probe), coarse)
+            probe = self._detect(frame, coarse, t.probe_heat, self._probe, shrink=shrink)
+            z = _typical_size(probe, coarse)
             if z is not None and z >= t.coarse_big:
                 scale = min(hi, max(lo, coarse * DET_DIE_PX / z))
-        finds = self._detect(frame, scale, t.read_heat)
+        finds = self._detect(frame, scale, t.read_heat, shrink=shrink)
         look, seen = scale, finds
         while not any(f.heat >= t.probe_heat for f in seen) and look * 2 <= hi:
             # no clear die: small dice in a big photo? Looked at twice the scale, dice that
@@ -483,7 +487,7 @@ class DiceReader:
             # and hotter than what this look saw, are taken instead; a finer look that shows
             # something clearly, taken or not, is the last (finer still would see pips)
             look *= 2
-            seen = self._detect(frame, look, t.read_heat)
+            seen = self._detect(frame, look, t.read_heat, shrink=shrink)
             z = _typical_size([f for f in seen if f.heat >= t.probe_heat], look)
             if (z is not None and z < 2 * t.size_fit[0]
                     and _hottest(seen) >= _hottest(finds) + t.finer_gain):
@@ -495,7 +499,7 @@ class DiceReader:
             moved = min(hi, max(lo, scale * DET_DIE_PX / z))
             if abs(math.log(moved / scale)) < 0.1:
                 break
-            scale, finds = moved, self._detect(frame, moved, t.read_heat)
+            scale, finds = moved, self._detect(frame, moved, t.read_heat, shrink=shrink)
         return finds
 
     def _read_finds(self, frame: np.ndarray, finds: list[_Find]) -> None:

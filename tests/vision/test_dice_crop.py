@@ -6,7 +6,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice_crop import CROP_PX, crop_die, die_angle, die_angles, edge_width
+from vision.dice_crop import (
+    CROP_PX,
+    _area_shrunk,
+    _gradients_u8,
+    crop_die,
+    die_angle,
+    die_angles,
+    edge_width,
+)
 
 
 def square(angle: float, colour=(235, 235, 235), felt=(40, 110, 30), size=44, centre=(160, 120)):
@@ -112,3 +120,95 @@ def test_edge_width_is_the_faces_contrast_over_its_steepest_gradient():
     assert 0.0 < sharp < 0.1 < edge_width(cv2.GaussianBlur(square(0.0, size=30), (0, 0), 4),
                                             (160, 120), 44)
     assert edge_width(square(0.0, size=30), (160, 120), 20) == float("inf")
+
+
+def test_an_8bit_frames_derivatives_are_sobels_of_the_float_patches():
+    """die_angles takes both derivatives of an 8-bit frame's patches in one integer pass: the
+    same floats, to the bit, as Sobel of each float patch with its mirrored rim, which is what
+    the angles were measured on before (the sums after it are the same operations)."""
+    from pathlib import Path
+
+    frame = cv2.imread(str(Path(__file__).resolve().parents[2] / "fixtures" / "stills"
+                           / "colours_tray.jpg"))
+    h, w = frame.shape[:2]
+    rng = np.random.default_rng(7)
+    for img in (frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)):
+        chans = 1 if img.ndim == 2 else 3
+        dice = [(float(rng.uniform(-20, w + 20)), float(rng.uniform(-20, h + 20)),
+                 float(rng.uniform(8, 120))) for _ in range(9)]
+        gx, gy = _gradients_u8(img, dice, chans)
+        for k, (cx, cy, size) in enumerate(dice):
+            scale = 24 / (size * 1.35)
+            m = np.array([[scale, 0, 12 - scale * cx], [0, scale, 12 - scale * cy]])
+            patch = cv2.warpAffine(img, m, (24, 24), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+            flat = cv2.copyMakeBorder(patch, 1, 1, 1, 1, cv2.BORDER_REFLECT_101).astype(
+                np.float32).reshape(26, 26, chans)
+            for c in range(chans):
+                want_x = cv2.Sobel(flat[..., c], cv2.CV_32F, 1, 0, ksize=3)[1:-1, 1:-1]
+                want_y = cv2.Sobel(flat[..., c], cv2.CV_32F, 0, 1, ksize=3)[1:-1, 1:-1]
+                assert np.array_equal(gx[c, k].view(np.uint32), want_x.view(np.uint32))
+                assert np.array_equal(gy[c, k].view(np.uint32), want_y.view(np.uint32))
+
+
+def test_a_large_dies_neighbourhood_shrinks_to_cv2s_pixels():
+    """crop_die shrinks a large die's neighbourhood with float sums: the pixels of cv2's 8-bit
+    INTER_AREA, on real photos' patches at any factor below the crop's."""
+    from pathlib import Path
+
+    frame = cv2.imread(str(Path(__file__).resolve().parents[2] / "fixtures" / "stills"
+                           / "two_white_wood.jpg"))
+    h, w = frame.shape[:2]
+    rng = np.random.default_rng(11)
+    for _ in range(150):
+        r = int(rng.integers(20, 120))
+        x0, y0 = int(rng.integers(0, w - 2 * r)), int(rng.integers(0, h - 2 * r))
+        src = frame[y0 : y0 + 2 * r + 1, x0 : x0 + 2 * r + 1]
+        f = float(rng.uniform(0.15, 0.96))
+        assert np.array_equal(_area_shrunk(src, f),
+                              cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
+
+
+def _crop_whole_neighbourhood(frame, center, die_px, angle_deg, out_px=CROP_PX, scale=1.25):
+    """crop_die as it was: the die's whole neighbourhood shrunk by cv2.resize, then turned."""
+    import math
+
+    cx, cy = center
+    side = die_px * scale
+    k = out_px / side
+    ca, sa = math.cos(math.radians(angle_deg)) * k, math.sin(math.radians(angle_deg)) * k
+    m = np.array([[ca, sa, out_px / 2 - (ca * cx + sa * cy)],
+                  [-sa, ca, out_px / 2 - (-sa * cx + ca * cy)]])
+    r = int(side * 0.75) + 2
+    h, w = frame.shape[:2]
+    x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+    x1, y1 = min(w, int(cx) + r + 1), min(h, int(cy) + r + 1)
+    src = frame[y0:y1, x0:x1]
+    m[:, 2] += m[:, 0] * x0 + m[:, 1] * y0
+    f = k * 1.6
+    src = cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    m[:, :2] /= f
+    return cv2.warpAffine(src, m, (out_px, out_px), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_a_large_die_is_cut_from_the_part_of_its_neighbourhood_it_reads():
+    """A large die's crop shrinks only the part of its neighbourhood the crop reads (the
+    columns and rows past it left off): the same crop, to the bit, as shrinking the whole
+    neighbourhood, at every angle, at the frame's edges and beyond them."""
+    from pathlib import Path
+
+    stills = Path(__file__).resolve().parents[2] / "fixtures" / "stills"
+    rng = np.random.default_rng(5)
+    for name in ("two_white_wood.jpg", "colours_tray.jpg"):
+        frame = cv2.imread(str(stills / name))
+        h, w = frame.shape[:2]
+        for _ in range(120):
+            size = float(np.exp(rng.uniform(np.log(54), np.log(400))))
+            c = (float(rng.uniform(-0.3 * size, w + 0.3 * size)),
+                 float(rng.uniform(-0.3 * size, h + 0.3 * size)))
+            angle = float(rng.uniform(-45, 45))
+            if int(c[0]) + int(0.94 * size) < 0 or int(c[1]) + int(0.94 * size) < 0:
+                continue  # nothing of it on the frame (crop_die returns black)
+            want = _crop_whole_neighbourhood(frame, c, size, angle)
+            assert np.array_equal(crop_die(frame, c, size, angle), want), (name, c, size, angle)
