@@ -46,6 +46,7 @@ import numpy as np
 from vision.camera_view import CameraView, CameraViewError
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry
+from vision.top_pips import top_pips
 
 
 class Reading(Protocol):
@@ -148,6 +149,13 @@ class CockedSettings:
         beyond it, is no whole top)...
     :param wall_band_top_low: ...and its front edge at least this far out (``whole_top``).
     :param wall_distance_weight: see ``wall_top_shift``.
+    :param wall_pip_margin: a die the wall cue flags is cleared when the wall cue, measured
+        from its top face's centre as its pips give it (``top_pips``) rather than the reader's,
+        finds it this many die edges (the pips' centre's error) past ``wall_top_shift``: its
+        top sits wall-ward of its silhouette as a flat die's does.
+    :param wall_pips: clear by the pips (``wall_pip_margin``) at all.
+    :param wall_pip_agree: ...only where the pips are as many as the reader's face and their
+        centre lies within this many die edges of the reader's (both saw the same face).
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
     :param pair_perspective: a flat die's silhouette's centroid lies this many die edges past
@@ -195,6 +203,9 @@ class CockedSettings:
     wall_top_shift: float = 0.2
     wall_share_weight: float = 0.0
     wall_distance_weight: float = 0.2
+    wall_pips: bool = True
+    wall_pip_margin: float = 0.02
+    wall_pip_agree: float = 0.15
     wall_band_clear: float = 0.08
     wall_band_top: float = 0.42
     wall_band_top_max: float = 0.6
@@ -314,10 +325,10 @@ def leans_on_wall(geometry: TableGeometry, settings: CockedSettings, box, readin
 
     With the reader's top-face centre: a die at the wall (its silhouette's centre within
     ``wall_near`` die edges of the wall line) whose top face does not sit wall-ward of its
-    silhouette. A flat die shows, besides its top, only its faces turned to the camera, so
-    its top lies on the wall side of its silhouette; a die leaning on the wall has its top
-    tipped away from the wall and shows the face that was against it, on the wall side.
-    Without a reading: a silhouette closer to the wall than a flat die's can be
+    silhouette (``wall_shift``). A flat die shows, besides its top, only its faces turned to
+    the camera, so its top lies on the wall side of its silhouette; a die leaning on the wall
+    has its top tipped away from the wall and shows the face that was against it, on the wall
+    side. Without a reading: a silhouette closer to the wall than a flat die's can be
     (``wall_lean``)."""
     st = settings
     die = geometry.die
@@ -328,17 +339,53 @@ def leans_on_wall(geometry: TableGeometry, settings: CockedSettings, box, readin
     top = getattr(reading, "center", None)
     if top is None:
         return d_wall < st.wall_lean * die
-    d_top, _ = geometry.wall_distance(float(top[0]), float(top[1]))
-    # The reader's belief that it leans weighs in (a top barely wall-ward of the silhouette:
-    # a die leaning steeply, or a flat one seen nearly from above, is judged by the face),
-    # and so does the silhouette's distance to the wall (a leaning die's reaches closer to
-    # the wall than a flat one's can).
-    shift = (
-        (d_top - d_wall) / die
-        + st.wall_share_weight * cocked_share(reading)
-        - st.wall_distance_weight * d_wall / die
-    )
+    shift = wall_shift(geometry, settings, box, top, cocked_share(reading))
     return d_wall < st.wall_near * die and shift > -st.wall_top_shift
+
+
+def wall_shift(geometry: TableGeometry, settings: CockedSettings, box, top,
+               share: float = 0.0) -> float:
+    """How far (die edges) the top face's centre ``top`` sits from the silhouette's (the
+    rotated ``box``'s centre) away from the wall (negative: wall-ward, as a flat die's under a
+    camera tilted toward the wall), plus ``wall_share_weight`` times the reader's belief that
+    the die leans (``share``: a top barely wall-ward of the silhouette, a die leaning steeply or
+    a flat one seen nearly from above, is judged by the face), less ``wall_distance_weight``
+    times the silhouette's distance to the wall (a leaning die's reaches closer to the wall
+    than a flat one's can)."""
+    die = geometry.die
+    d_wall, _ = geometry.wall_distance(*box[0])
+    d_top, _ = geometry.wall_distance(float(top[0]), float(top[1]))
+    return ((d_top - d_wall) / die + settings.wall_share_weight * share
+            - settings.wall_distance_weight * d_wall / die)
+
+
+def flat_by_pips(geometry: TableGeometry, settings: CockedSettings, frame: np.ndarray,
+                 boxes: list, readings: list, walls: list[bool]) -> list[bool]:
+    """For each die the wall cue flags (``walls``), whether the wall cue measured from its top
+    face's centre as its pips give it (``top_pips``: their mean, which the felt's colour, the
+    die's shadow and a glare beside the pips do not move) finds its top wall-ward of its
+    silhouette by ``wall_pip_margin`` past ``wall_top_shift``: that clears the wall cue's flag.
+    Only where the pips are as many as the reader's face (its value, else its ``best_face``)
+    and their centre lies within ``wall_pip_agree`` of the reader's: the pips of a side face
+    taken in with the top's, or of a face the reader did not read, clear nothing. False for
+    the others, and for all with ``wall_pips`` off."""
+    out = [False] * len(boxes)
+    if not settings.wall_pips:
+        return out
+    die = geometry.die
+    for i, box in enumerate(boxes):
+        rd = readings[i] if i < len(readings) else None
+        if not walls[i] or rd is None:
+            continue
+        face = rd.value if rd.value is not None else getattr(rd, "best_face", None)
+        pips = top_pips(frame, rd.center, die)
+        if pips is None or face is None or pips.count != int(face):
+            continue
+        if math.dist(pips.center, rd.center) > settings.wall_pip_agree * die:
+            continue
+        shift = wall_shift(geometry, settings, box, pips.center, cocked_share(rd))
+        out[i] = shift <= -(settings.wall_top_shift + settings.wall_pip_margin)
+    return out
 
 
 def top_region(frame: np.ndarray, top, die: float, tol: float = 10.0,
@@ -798,7 +845,9 @@ def judge_cocked(
     ]
     # a die whose front face shows as a flat die's does is not tipped away from the wall
     cleared = flat_fronts(silhouettes, settings, frame, boxes, readings, walls)
-    walls = [w and not c for w, c in zip(walls, cleared, strict=True)]
+    # ...nor is one whose top, where its pips put it, sits wall-ward of its silhouette
+    by_pips = flat_by_pips(geometry, settings, frame, boxes, readings, walls)
+    walls = [w and not c and not p for w, c, p in zip(walls, cleared, by_pips, strict=True)]
     tilted = top_faces(geometry, settings, frame, boxes, readings)
     beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
     # the top-face cue: a die by the wall or the other die whose top is foreshortened
