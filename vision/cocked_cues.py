@@ -14,7 +14,11 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   flat die's does (``front_band``: its height as seen, between the top's front edge and the
   silhouette's, the view angle's ``toward`` from the area; its top whole by where its front
   edge lies or by its depth: ``whole_top``) is cleared: tipped away from the wall by t, a die
-  turns its front face from the camera and shows sin t less.
+  turns its front face from the camera and shows sin t less. A die of the felt's colour, whose
+  shaded front face passes for felt, has its band measured again on the silhouette that takes
+  in the pixels off the felt's chromaticity (``wall_band_chroma``), where no other die is near.
+  A die whose top, where its pips put it (``flat_by_pips``, ``vision.top_pips``: their mean is
+  the face's centre), sits wall-ward of its silhouette after all is cleared too.
 - The pair cue (``pairs``): of two dice lying closer than flat dice usually do, one leans on
   the other (a die comes to rest tilted only against something). If the wall cue finds one of
   them leaning on the wall, that explains the pair. Else the leaning one is the one scoring
@@ -141,6 +145,12 @@ class CockedSettings:
         0.33 or less, so there a view angle estimated too low cannot clear it.
     :param wall_band_seams: where the top's region runs past ``wall_band_top_max``, take it
         again bounded by seams (``top_region(seams=True)``) as well.
+    :param wall_band_chroma: where the front face does not show as a flat die's, measure it
+        again on the silhouette that takes in the pixels off the felt's chromaticity by more
+        than this (``vision.die_silhouette.off_felt_chroma``: a die of the felt's colour, whose
+        shaded front face the change and shadow tests take for felt). None: off.
+    :param wall_band_alone: ...only for a die with no other die within this many die edges
+        (it may be what the other leans on).
     :param wall_band_depth: a top whose front edge lies nearer the reader's centre than
         ``wall_band_top`` (the centre off the top's) is whole when its region in the strip is
         this deep (die edges, low and high: a flat top, seen in perspective and blurred)...
@@ -211,6 +221,8 @@ class CockedSettings:
     wall_band_top_max: float = 0.6
     wall_band_min: float = 0.15
     wall_band_seams: bool = True
+    wall_band_chroma: float | None = 0.07
+    wall_band_alone: float = 1.8
     wall_band_depth: tuple[float, float] = (0.85, 1.2)
     wall_band_back_gap: float = 0.1
     wall_band_top_low: float = 0.3
@@ -443,7 +455,7 @@ class FrontBand(NamedTuple):
 
 
 def front_band(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list,
-               top_max: float | None = None) -> FrontBand | None:
+               top_max: float | None = None, chroma: float | None = None) -> FrontBand | None:
     """How a resting die's front face shows (``FrontBand``, away from the wall from its top
     face's centre ``top``): how far its top face (``top_region``) reaches and how much farther
     its silhouette (``die_offsets``) does, and the same toward the wall; None where either
@@ -456,10 +468,11 @@ def front_band(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops:
     centre (both edges move with it). A die whose lower edge rides up the wall by t tips its
     front face away from the camera: ``toward cos t - sin t`` (none left once tan t > toward,
     and then the face that was against the wall shows beyond the top's back edge, ``back_gap``
-    ``sin t - toward cos t``); one leaning back on the wall shows sin t more."""
+    ``sin t - toward cos t``); one leaning back on the wall shows sin t more. ``chroma``: the
+    silhouette takes in the pixels off the felt's chromaticity as well (``die_offsets``)."""
     geo = silhouettes.geometry
     die = geo.die
-    offsets = die_offsets(silhouettes, frame, top, other_tops)
+    offsets = die_offsets(silhouettes, frame, top, other_tops, chroma)
     if offsets is None:
         return None
     edges = _top_edges(geo, top_region(frame, top, die), top)
@@ -510,8 +523,11 @@ def flat_fronts(silhouettes: RestSilhouettes, settings: CockedSettings, frame: n
     """For each die the wall cue flags (``walls``), whether its front face shows as a flat
     die's does (``front_band`` within ``wall_band_clear`` of the view's ``toward`` at its top,
     its top's front edge where a whole top's lies, the band at least ``wall_band_min``): that
-    clears the wall cue's flag. False for
-    the others, without a camera view, or with ``wall_band_clear`` off."""
+    clears the wall cue's flag. Where it does not, and no other die lies within
+    ``wall_band_alone`` die edges, the band is measured again on the silhouette that takes in
+    the pixels off the felt's chromaticity (``wall_band_chroma``: a die of the felt's colour,
+    whose shaded front face passes for felt or shadow). False for the others, without a camera
+    view, or with ``wall_band_clear`` off."""
     out = [False] * len(boxes)
     if settings.wall_band_clear <= 0 or not any(walls):
         return out
@@ -519,21 +535,35 @@ def flat_fronts(silhouettes: RestSilhouettes, settings: CockedSettings, frame: n
     if view is None:
         return out
     tops = _tops(boxes, readings)
+    die = silhouettes.geometry.die
     for i in range(len(boxes)):
         if not walls[i]:
-            continue
-        seen = front_band(silhouettes, frame, tops[i], [t for j, t in enumerate(tops) if j != i],
-                          settings.wall_band_top_max if settings.wall_band_seams else None)
-        if seen is None:
             continue
         try:
             toward = view.slope(*tops[i])[0]
         except CameraViewError:
             continue
-        out[i] = (whole_top(seen, settings)
-                  and seen.band >= settings.wall_band_min
-                  and abs(seen.band - toward) <= settings.wall_band_clear)
+        others = [t for j, t in enumerate(tops) if j != i]
+        top_max = settings.wall_band_top_max if settings.wall_band_seams else None
+        out[i] = _flat_front(front_band(silhouettes, frame, tops[i], others, top_max),
+                             toward, settings)
+        # a flat die near another may be what that one leans on, unseen by the pair cue: its
+        # flag is then what sends the throw to the operator, so the felt's colour, which
+        # passes a shadow's hue as readily as a face's, does not clear it
+        alone = all(math.dist(boxes[i][0], boxes[j][0]) > settings.wall_band_alone * die
+                    for j in range(len(boxes)) if j != i)
+        if not out[i] and settings.wall_band_chroma is not None and alone:
+            out[i] = _flat_front(front_band(silhouettes, frame, tops[i], others, top_max,
+                                            settings.wall_band_chroma), toward, settings)
     return out
+
+
+def _flat_front(seen: FrontBand | None, toward: float, settings: CockedSettings) -> bool:
+    """Whether a front face (``front_band``) shows as a flat die's: a whole top, a band at
+    least ``wall_band_min`` and within ``wall_band_clear`` of the view angle's ``toward``."""
+    return (seen is not None and whole_top(seen, settings)
+            and seen.band >= settings.wall_band_min
+            and abs(seen.band - toward) <= settings.wall_band_clear)
 
 
 def whole_top(seen: FrontBand, settings: CockedSettings) -> bool:
@@ -611,10 +641,12 @@ def pair_reach(
     return out[0], out[1]
 
 
-def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list):
+def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list,
+                chroma: float | None = None):
     """A resting die's silhouette as offsets (die edges) from its top face's centre ``top``:
     ``(toward, along)``, toward the back wall and along it, one per pixel; None where it cannot
-    be cut out. The silhouette is the pixels changed since before the throw (shadows left out)
+    be cut out. The silhouette is the pixels changed since before the throw (shadows left out;
+    with ``chroma``, those off the felt's chromaticity too: ``RestSilhouettes.die_mask``)
     nearer this top than the other dice's (``other_tops``), within an edge and a half of it."""
     geo = silhouettes.geometry
     die = geo.die
@@ -629,7 +661,7 @@ def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops
     bg = silhouettes.felt(x0, y0, x1, y1, roi)
     if bg is None or bg.shape != roi.shape:
         return None
-    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0)
+    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0, chroma)
     mine = (mask > 0) & ((xx - tx) ** 2 + (yy - ty) ** 2 < (1.5 * die) ** 2)
     for ox, oy in other_tops:
         mine &= (xx - tx) ** 2 + (yy - ty) ** 2 < (xx - ox) ** 2 + (yy - oy) ** 2
