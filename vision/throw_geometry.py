@@ -47,6 +47,17 @@ class WallContact:
         it: 0.87 for the tumbling cube, ~0.38 for what the camera adds. A die turned by the
         other die lying against the wall has its centre at least 1.5 edges out (half an edge
         for the die at the wall, a full edge between the two centres), so the two stay apart.
+        The most any rebound may lie out; one seen on both sides (its approach and departure
+        lines) has a reach of its own, as far as its speed can blur it (``cube_reach``...).
+    :param cube_reach: ...a rebound seen on both sides touched the wall if its turn lies
+        within this (half a space diagonal: a tumbling cube strikes corner-first)...
+    :param view_shift: ...plus this, what the die's shadow and the sides a tilted camera sees
+        move its centre seen...
+    :param blur_share: ...plus this share of the way it travels in a frame interval at its
+        speed in or out, the faster: a die streaked over its exposure is seen at the mean of
+        its path, which on the frame of the turn lies up to half its streak out from the
+        contact. A die settling slowly by the wall is seen sharp where it is: one that turns
+        1.2 edges out at 7 edges/s (0.06 edge a frame at 120 fps) never touched it.
     :param min_speed: the speed toward and then away from the wall (edges/s) that makes a
         rebound: above the jitter of a still die's centre.
     :param stop_speed: a die coming at the wall at least this fast (edges/s) that is still on
@@ -67,6 +78,9 @@ class WallContact:
 
     touch: float = 0.62
     reach: float = 1.25
+    cube_reach: float = 0.87
+    view_shift: float = 0.15
+    blur_share: float = 0.5
     min_speed: float = 2.0
     stop_speed: float = 15.0
     stop_decel: float = 600.0
@@ -194,12 +208,12 @@ class TableGeometry:
             if not (along[i] and d[i - 1] > d[i] <= d[i + 1]):
                 continue
             contact = min(
-                (c for c in (self._crossing_turn(d, times, i, speed),
+                (c for c in (self._crossing_turn(d, times, i, speed, frame_dt),
                              self._turn_in_gap(d, times, i, speed, frame_dt))
-                 if c is not None),
+                 if c is not None and c <= w.reach),
                 default=None,
             )
-            if contact is not None and contact <= w.reach and not other_between(i, times[i]):
+            if contact is not None and not other_between(i, times[i]):
                 found.append(("rebound", times[i], contact))
         # 3. stopped against the wall: came at it fast and lost that speed within a frame or
         # two, faster than felt and tumbling can slow a die; it stays there (no rebound seen)
@@ -233,11 +247,14 @@ class TableGeometry:
                     found.append(("born", times[0], back))
         return found
 
-    def _crossing_turn(self, d: list[float], times: list[float], i: int, speed) -> float | None:
+    def _crossing_turn(self, d: list[float], times: list[float], i: int, speed,
+                       frame_dt: float) -> float | None:
         """Where a path that comes nearest the wall at sighting ``i`` turned: the approach
         line and the departure line cross between ``i - 1`` and ``i + 1`` (a blurred die's
         centre at the turn is the mean of its way in and out, too far out); None if they do
-        not, or either side is slower than ``min_speed`` or unsteady (jitter)."""
+        not, if either side is slower than ``min_speed`` or unsteady (jitter), or if the turn
+        lies beyond the reach its speed allows (``cube_reach``, ``view_shift``,
+        ``blur_share``)."""
         w = self.contact
         n = len(d)
         contact = None
@@ -257,6 +274,9 @@ class TableGeometry:
             if not times[a1] - 1e-6 <= tm <= times[b0] + 1e-6:
                 continue
             turn = min(d[a1], d[b0], d[a1] + va * (tm - times[a1]))
+            blur = w.blur_share * max(-va, vb) * frame_dt
+            if turn > w.cube_reach + w.view_shift + blur:  # a die this sharp seen this far out
+                continue
             contact = turn if contact is None else min(contact, turn)
         return contact
 

@@ -748,6 +748,17 @@ def test_a_tumbling_die_turning_beyond_half_an_edge_hit_the_wall():
     assert not geometry.hit_wall(*_wall_path([5.4, 4.3, 3.2, 2.1, 2.0, 2.5, 3.0, 3.4]))
 
 
+def test_a_die_settling_slowly_1_2_edges_out_is_seen_sharp_and_did_not_touch_the_wall():
+    """At 120 fps a die sliding to rest by the wall dips to 1.2 edges and comes back to 1.26 at
+    2-7 edges/s as it settles: moving 0.06 edge a frame it is seen sharp, where it is, and a
+    cube 1.2 edges out cannot touch the wall (0.87 corner-first). The same turn made at full
+    speed at 30 fps is a blurred die seen past its contact: a hit."""
+    geometry = TableGeometry(CAL)
+    settling = [1.61, 1.51, 1.42, 1.31, 1.28, 1.26, 1.20, 1.22, 1.24, 1.26, 1.26, 1.26, 1.25]
+    assert not geometry.hit_wall(*_wall_path(settling, fps=120.0))
+    assert geometry.hit_wall(*_wall_path([4.0, 2.6, 1.2, 2.0, 2.7, 3.3], fps=30.0))
+
+
 def test_a_reversal_beside_the_other_die_nearer_the_wall_is_not_a_wall_strike():
     """The other die lies against the wall, in this one's way: this one turns a little over an
     edge out, on the other die, not the wall (R-I3)."""
