@@ -6,7 +6,7 @@ touches the wall, a rebound (the velocity toward the wall reverses) turning with
 also between frames, an abrupt stop against it, or a die first seen leaving it; a reversal
 beside the other die lying between it and the wall is not the wall's. ``left_area``: the centre (or the straight path
 between two frames) was outside the area after the die had been inside it, or it never was
-inside.
+inside; a die lost from view is judged where it was heading, the back wall stopping it.
 """
 
 from __future__ import annotations
@@ -384,5 +384,23 @@ class TableGeometry:
             return True
         if gone:  # lost from view: where was it heading?
             x, y = xs[-1], ys[-1]
-            return self.depth(x + vel[0] * 3 * dt, y + vel[1] * 3 * dt) < 0
+            return self.depth(*self.stopped_by_wall(x, y, x + vel[0] * 3 * dt,
+                                                    y + vel[1] * 3 * dt)) < 0
         return False
+
+    def stopped_by_wall(self, x: float, y: float, tx: float, ty: float) -> tuple[float, float]:
+        """Where a die going from (x, y) toward (tx, ty) ends up if the back wall is in its
+        way: it cannot pass through the wall, so it stops where its centre is half an edge
+        from the wall line (or where it is, if nearer already); (tx, ty) if the wall is not
+        in the way, or if the die was seen past the wall line already (over the wall,
+        airborne)."""
+        d0, _ = self.wall_distance(x, y)
+        d1, _ = self.wall_distance(tx, ty)
+        half = 0.5 * self.die
+        if d0 < 0 or d1 >= half or d1 >= d0:
+            return tx, ty
+        f = max(0.0, (d0 - half) / (d0 - d1))
+        sx, sy = x + f * (tx - x), y + f * (ty - y)
+        _, u = self.wall_distance(sx, sy)
+        margin = half / self.wall_len
+        return (sx, sy) if -margin <= u <= 1 + margin else (tx, ty)

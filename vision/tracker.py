@@ -730,6 +730,17 @@ class ThrowTracker:
             return tr.times, tr.xs, tr.ys
         return tr.times[after:], tr.xs[after:], tr.ys[after:]
 
+    @staticmethod
+    def _apart_path(tr: DieTrack):
+        """The sightings of ``tr`` once apart from the blob it shared with another die: the
+        blob's centre is the pair's mean, neither die's, so a die that struck the wall inside
+        the blob shows its strike only from there on (first seen leaving the wall). Empty if
+        it shared none."""
+        after = next((k for k, f in enumerate(tr.frames) if f > tr.shared_until), None)
+        if tr.shared_with is None or not after:
+            return [], [], []
+        return tr.times[after:], tr.xs[after:], tr.ys[after:]
+
     def left_area(self, xs: list[float], ys: list[float], gone: bool, vel=(0.0, 0.0)) -> bool:
         """Whether a path's centre left the area (R-I1 ``any_time``), at the frame rate seen so
         far (see ``TableGeometry.left_area``)."""
@@ -843,7 +854,8 @@ class ThrowTracker:
             return [o for o in found + gone if o is not tr]
 
         def hit(tr: DieTrack) -> bool:
-            return self.hit_wall(*self._own_path(tr, found + gone), others(tr))
+            return self.hit_wall(*self._own_path(tr, found + gone), others(tr)) or (
+                self.hit_wall(*self._apart_path(tr), others(tr)))
 
         dice: list[DieObservation] = []
         for i, tr in enumerate(found):

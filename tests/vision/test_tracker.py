@@ -151,6 +151,22 @@ def test_left_area_between_frames_through_a_corner():
     assert tracker.left_area([-30] * 2 + [100] * settled, [300] * 2 + [300] * settled, False)
 
 
+def test_a_die_lost_heading_into_the_back_wall_is_stopped_by_it_not_out_of_the_area():
+    """A die the felt's colour is lost from view at the wall, 0.45 edge from its line, coming
+    at it at 33 edges/s (30 fps): three frames on at that speed it would be 3 edges past the
+    line, but the wall stops it. Seen already past the line it went over the wall, and heading
+    out past a side edge it left the area (R-I1)."""
+    geometry = TableGeometry(CAL)
+    dt = 1 / 30
+    xs = [300.0] * 8
+    ys = [WALL_Y + d * DIE for d in (6.0, 5.0, 4.0, 3.0, 3.0, 3.0, 3.0, 0.45)]
+    toward_wall = (0.0, -33.0 * DIE)
+    assert not geometry.left_area(xs, ys, True, toward_wall, dt)
+    assert geometry.left_area(xs, ys[:-1] + [WALL_Y - 0.3 * DIE], True, toward_wall, dt)
+    side = [60.0] * 8
+    assert geometry.left_area(side, ys[:-1] + [WALL_Y + 3 * DIE], True, (-33.0 * DIE, 0.0), dt)
+
+
 def test_dice_that_touch_are_both_found():
     frames, dice = throw([SynthDie(250, 470, 300, -900, 5), SynthDie(420, 470, -300, -900, 2)])
     gap = math.hypot(dice[0].x - dice[1].x, dice[0].y - dice[1].y)
@@ -824,6 +840,28 @@ def test_a_die_out_of_the_other_dies_blob_behind_it_does_not_take_its_wall_strik
         beside.add(f, f / fps, 300.0 + 1.2 * DIE, WALL_Y + 1.3 * DIE)
     leaner.share(beside, 3)
     assert tracker._own_path(leaner, [leaner, beside])[0] == leaner.times
+
+
+def test_a_die_that_struck_the_wall_inside_the_pairs_blob_is_seen_leaving_it_once_apart():
+    """Two dice fly to the wall as one blob; its centre, the pair's mean, turns 1.85 edges out
+    (too far for either die's strike). Split beside the other die, one is first seen on its own
+    leaving the wall at 29 edges/s: traced back two frames it reached the wall inside the blob.
+    The other, split as far out and lying still, shows no strike of its own."""
+    tracker = ThrowTracker(CAL)
+    fps = 30.0
+    leaving = DieTrack(0)
+    for f, d in enumerate([4.2, 2.09, 1.85, 2.82, 3.33, 3.48, 3.46]):
+        leaving.add(f, f / fps, 300.0, WALL_Y + d * DIE)
+    staying = DieTrack(1)
+    for f, d in enumerate([4.2, 2.09, 1.85, 1.85, 1.84, 1.85, 1.85]):
+        staying.add(f, f / fps, 300.0 + (0 if f < 2 else 1.7 * DIE), WALL_Y + d * DIE)
+    leaving.share(staying, 1)
+    dice = [leaving, staying]
+    own = tracker._own_path(leaving, dice)
+    assert own[0] == leaving.times  # split as far out: the blob's path is both dice's
+    assert not tracker.hit_wall(*own, [staying])
+    assert tracker.hit_wall(*tracker._apart_path(leaving), [staying])
+    assert not tracker.hit_wall(*tracker._apart_path(staying), [leaving])
 
 
 def test_a_die_stopped_dead_at_the_wall_hit_it_and_one_sliding_to_rest_near_it_did_not():
