@@ -307,9 +307,51 @@ class DiceReader:
     def _refine(self, frame: np.ndarray, dice: list[tuple[float, float, float]],
                 size_known: bool = False):
         """Each given die (cx, cy, size) moved to the detector's centre and size of the die
-        nearest it (looked for in a patch around it; all patches in one batch)."""
+        nearest it (looked for in a patch around it, ``refine_patches``)."""
         t = self.tuning
         p = t.refine_px
+        patches, scales, origins = self.refine_patches(frame, dice)
+        blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
+        out = _forward_each(self._refiner, blob)
+        cells = _cell_distances(p // DET_STRIDE)
+        refined = []
+        thr_logit = math.log(t.heat / (1 - t.heat))
+        lo, hi = t.refine_sizes
+        for (cx, cy, size), o, k, (x0, y0) in zip(dice, out, scales, origins, strict=True):
+            # cells near the given centre (the patch centre)
+            near = self.refine_near(o, size, k, size_known, cells)
+            logit = np.where(near, o[0], -np.inf)
+            i, j = np.unravel_index(int(np.argmax(logit)), logit.shape)
+            if not logit[i, j] > thr_logit:
+                refined.append((cx, cy, size))
+                continue
+            ux = (j + float(o[1, i, j])) * DET_STRIDE / k + x0
+            uy = (i + float(o[2, i, j])) * DET_STRIDE / k + y0
+            s = math.exp(self._det_size(float(o[3, i, j]))) * DET_STRIDE / k
+            refined.append((ux, uy, s if lo * size < s < hi * size else size))
+        return refined
+
+    def refine_near(self, o: np.ndarray, size: float, k: float, size_known: bool,
+                    cells: np.ndarray) -> np.ndarray:
+        """The cells of a closer look's maps ``o`` (the detector's 4 maps on a patch scaled by
+        ``k``) whose find may stand for the given die of edge ``size``: near the patch's
+        centre and, ``size_known``, of about its size. ``cells``: ``_cell_distances``."""
+        t = self.tuning
+        r = t.refine_reach * size * k / DET_STRIDE
+        near = cells <= r * r
+        if size_known:
+            # a detection much larger or smaller than the calibrated die is not one die
+            # (two dice lying close seen as one, a pip seen as a die)
+            sizes = np.exp(self._det_size(o[3])) * DET_STRIDE / k
+            near &= (sizes > t.size_band[0] * size) & (sizes < t.size_band[1] * size)
+        return near
+
+    def refine_patches(self, frame: np.ndarray, dice: Sequence[tuple[float, float, float]]):
+        """The closer look's patches: for each die (cx, cy, size), the square around it scaled
+        so the die is about the detector's die size (never enlarged), ``refine_px`` wide;
+        returns (patches, scales, origins in frame pixels). Also what a detector is taught
+        the closer look on (tools/train_detector.py)."""
+        p = self.tuning.refine_px
         patches, scales, origins = [], [], []
         h, w = frame.shape[:2]
         for cx, cy, size in dice:
@@ -326,31 +368,7 @@ class DiceReader:
             patches.append(cv2.resize(roi, (p, p), interpolation=cv2.INTER_AREA))
             scales.append(p / (2 * half))
             origins.append((x0, y0))
-        blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
-        out = _forward_each(self._refiner, blob)
-        cells = _cell_distances(p // DET_STRIDE)
-        refined = []
-        thr_logit = math.log(t.heat / (1 - t.heat))
-        lo, hi = t.refine_sizes
-        for (cx, cy, size), o, k, (x0, y0) in zip(dice, out, scales, origins, strict=True):
-            # cells near the given centre (the patch centre)
-            r = t.refine_reach * size * k / DET_STRIDE
-            near = cells <= r * r
-            if size_known:
-                # a detection much larger or smaller than the calibrated die is not one die
-                # (two dice lying close seen as one, a pip seen as a die)
-                sizes = np.exp(self._det_size(o[3])) * DET_STRIDE / k
-                near &= (sizes > t.size_band[0] * size) & (sizes < t.size_band[1] * size)
-            logit = np.where(near, o[0], -np.inf)
-            i, j = np.unravel_index(int(np.argmax(logit)), logit.shape)
-            if not logit[i, j] > thr_logit:
-                refined.append((cx, cy, size))
-                continue
-            ux = (j + float(o[1, i, j])) * DET_STRIDE / k + x0
-            uy = (i + float(o[2, i, j])) * DET_STRIDE / k + y0
-            s = math.exp(self._det_size(float(o[3, i, j]))) * DET_STRIDE / k
-            refined.append((ux, uy, s if lo * size < s < hi * size else size))
-        return refined
+        return patches, scales, origins
 
     # ------------------------------------------------------------------ classifier
 
