@@ -191,9 +191,10 @@ def bare(archs: list[str], files: list[Path]) -> None:
     shutil.rmtree(tmp)
 
 
-def write_model_dir(model_dir: Path, det: Path, arch: str) -> None:
+def write_model_dir(model_dir: Path, det: Path, arch: str, closer_look: Path | None = None) -> None:
     """A folder the reader loads: the shipped models and card, this detector and its card
-    section in."""
+    section in; ``closer_look``: another detector for the closer looks (``_refine``), copied
+    in as ``dice_det_look.onnx`` and named in the card."""
     model_dir.mkdir(parents=True, exist_ok=True)
     for f in tr.MODELS.iterdir():
         if f.is_file():
@@ -202,6 +203,9 @@ def write_model_dir(model_dir: Path, det: Path, arch: str) -> None:
     card_path = model_dir / "dice_reader.json"
     card = json.loads(card_path.read_text())
     card["detector"].update(detector_card(arch))
+    if closer_look is not None:
+        shutil.copy2(closer_look, model_dir / "dice_det_look.onnx")
+        card["detector"]["closer_look"] = "dice_det_look.onnx"
     card_path.write_text(json.dumps(card, indent=1) + "\n")
     tr.log(f"wrote {model_dir}")
 
@@ -355,8 +359,9 @@ def closer_look_loss(net, teacher, patches: dict, idx: np.ndarray, rng, heat_flo
     """The closer look taught on the shipped reader's own patches (``closer_look_patches``):
     on each patch the find ``_refine`` would take from the teacher (its hottest cell near the
     centre, of about the given size when that is known) is to be the student's hottest there
-    too (cross-entropy over those cells), with the teacher's offsets and size at that cell
-    (L1, times ``place_weight``), and its heat everywhere (binary cross-entropy); a patch on a
+    too (cross-entropy over those cells), and the centre and size the student would give at
+    each of those cells the teacher's find's (L1, each cell weighed by the student's odds of
+    taking it, times ``place_weight``), and its heat everywhere (binary cross-entropy); a patch on a
     leaning die weighs ``lean_weight``. Patches are flipped at random (the teacher sees the
     flipped patch too)."""
     import torch
@@ -392,9 +397,15 @@ def closer_look_loss(net, teacher, patches: dict, idx: np.ndarray, rng, heat_flo
         ys = y[v, 0].reshape(len(v), -1).masked_fill(
             ~torch.from_numpy(near[valid].reshape(len(v), -1)), -1e4)
         choose = F.cross_entropy(ys, c, reduction="none")
-        got = y[v, 1:].reshape(len(v), 3, -1).gather(2, c[:, None, None].expand(-1, 3, 1))[..., 0]
-        want = t[v, 1:].reshape(len(v), 3, -1).gather(2, c[:, None, None].expand(-1, 3, 1))[..., 0]
-        place = (got - want).abs().sum(1)
+        # the teacher's find (centre in cells, log size) against the one the student would
+        # take at each near cell, weighed by how likely the student is to take that cell
+        want = t[v, 1:].reshape(len(v), 3, -1).gather(2, c[:, None, None].expand(-1, 3, 1))
+        want = want + torch.stack([c % g, c // g, torch.zeros_like(c)], 1)[..., None].float()
+        jj, ii = np.meshgrid(np.arange(g), np.arange(g))
+        at = torch.from_numpy(np.stack([jj, ii, np.zeros_like(ii)]).reshape(3, -1)).float()
+        got = y[v, 1:].reshape(len(v), 3, -1) + at[None]
+        odds = torch.softmax(ys, 1).detach()
+        place = ((got - want).abs().sum(1) * odds).sum(1)
         loss = loss + (w[v] * (choose + place_weight * place)).sum()
     return loss / w.sum()
 
@@ -605,6 +616,8 @@ def main(argv=None) -> None:
                     help="closer-looks: the first throw's seed (the tracker bench's are 80,000-)")
     ap.add_argument("--stills", type=int, default=60,
                     help="closer-looks: simulator stills of leaning dice to read")
+    ap.add_argument("--closer-look", type=Path, default=None, metavar="ONNX",
+                    help="model-dir: the closer looks' own detector (e.g. the shipped one)")
     ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
                     help="write a model folder (shipped files, this detector) for --models")
     a = ap.parse_args(argv)
@@ -625,7 +638,7 @@ def main(argv=None) -> None:
     elif a.stage == "model-dir":  # a folder around an already trained detector
         if a.model_dir is None or a.out is None:
             ap.error("model-dir takes --out (the trained ONNX) and --model-dir")
-        write_model_dir(a.model_dir, a.out, a.arch)
+        write_model_dir(a.model_dir, a.out, a.arch, a.closer_look)
 
 
 if __name__ == "__main__":

@@ -180,14 +180,21 @@ class DiceReader:
             cls_card = self.meta.get("classifier", {})
             names = ["dice_det.onnx", cls_card.get("file", "dice_cls.onnx"),
                      *cls_card.get("second_opinions", [])]
-            missing = [n for n in names if not (d / n).is_file()]
+            det_card = self.meta.get("detector", {})
+            # the closer looks' own detector, if the card names one (a detector that finds
+            # dice faster in the whole frame may place a leaning die's top worse up close)
+            look_name = det_card.get("closer_look")
+            if look_name is not None and (not isinstance(look_name, str) or not look_name):
+                raise ValueError('the detector\'s "closer_look" must name an ONNX file in the '
+                                 f"model folder, not {look_name!r}")
+            missing = [n for n in names + ([look_name] if look_name else [])
+                       if not (d / n).is_file()]
             if missing:
                 raise OSError(f"{', '.join(missing)} missing (dice_reader.json names "
                               f"{', '.join(names)})")
             self._det = _load_net(d / names[0])
             # the detector's input sides must be multiples of this (its coarsest map is
             # upsampled exactly twice onto its stride-4 map)
-            det_card = self.meta.get("detector", {})
             self._det_multiple = int(det_card.get("multiple", DET_STRIDE))
             # the detector's log size mapped onto the sizes the classifiers were trained at
             # (a detector fitted to the shipped one's finds: tools/detector_size_fit.py)
@@ -197,8 +204,11 @@ class DiceReader:
                     f"the detector's \"multiple\" ({self._det_multiple}) must be a multiple of "
                     f"{DET_STRIDE} and divide refine_px ({self.tuning.refine_px})")
             # and for the closer looks (``_refine``: patches of refine_px), so that neither
-            # net's input changes shape between frames (cv2.dnn would set it up again)
-            self._refiner = _load_net(d / names[0])
+            # net's input changes shape between frames (cv2.dnn would set it up again); a
+            # closer look's detector of its own has its sizes as they are (refine_px is a
+            # multiple of 8, so either shape takes it)
+            self._refiner = _load_net(d / (look_name or names[0]))
+            self._refine_size = (lambda z: z) if look_name else self._det_size
             # the same detector for ``find``'s coarse probe: cv2.dnn sets a net up again for
             # each new input size (tens of ms), so the probe's size keeps a net of its own
             self._probe = _load_net(d / names[0])
@@ -327,7 +337,7 @@ class DiceReader:
                 continue
             ux = (j + float(o[1, i, j])) * DET_STRIDE / k + x0
             uy = (i + float(o[2, i, j])) * DET_STRIDE / k + y0
-            s = math.exp(self._det_size(float(o[3, i, j]))) * DET_STRIDE / k
+            s = math.exp(self._refine_size(float(o[3, i, j]))) * DET_STRIDE / k
             refined.append((ux, uy, s if lo * size < s < hi * size else size))
         return refined
 
@@ -342,7 +352,7 @@ class DiceReader:
         if size_known:
             # a detection much larger or smaller than the calibrated die is not one die
             # (two dice lying close seen as one, a pip seen as a die)
-            sizes = np.exp(self._det_size(o[3])) * DET_STRIDE / k
+            sizes = np.exp(self._refine_size(o[3])) * DET_STRIDE / k
             near &= (sizes > t.size_band[0] * size) & (sizes < t.size_band[1] * size)
         return near
 

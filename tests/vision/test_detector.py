@@ -186,3 +186,23 @@ def test_the_closer_look_takes_only_a_find_of_about_the_known_size(two_dice):
                           & (np.exp(o[3]) < 1.33 * d.size * k / DET_STRIDE))
     # a die said to be three times its size: no find near the centre is of that size
     assert not r.refine_near(o, 3 * d.size, k, True, cells).any()
+
+
+def test_a_closer_look_detector_of_its_own_keeps_its_sizes(tmp_path, two_dice):
+    """The card's ``closer_look`` names the closer looks' own detector: the whole-frame finds
+    take the card's size map, the closer looks, by another net, do not."""
+    folder = _model_copy(tmp_path, size_scale=1.1, closer_look="dice_det_look.onnx")
+    shutil.copy(MODEL_DIR / "dice_det.onnx", folder / "dice_det_look.onnx")
+    plain, own = DiceReader(), DiceReader(folder)
+    finds = plain._detect(two_dice, 0.5)
+    assert [f.size * 1.1 for f in finds] == pytest.approx([f.size for f in own._detect(two_dice, 0.5)])
+    dice = [f.at for f in finds[:2]]
+    assert own._refine(two_dice, dice) == plain._refine(two_dice, dice)
+    assert own._refine(two_dice, dice, True) == plain._refine(two_dice, dice, True)
+
+
+@pytest.mark.parametrize("look, words", [("missing.onnx", "missing.onnx missing"),
+                                         (3, "closer_look"), ("", "closer_look")])
+def test_a_closer_look_the_folder_lacks_is_refused_naming_it(tmp_path, look, words):
+    with pytest.raises(ReaderError, match=words):
+        DiceReader(_model_copy(tmp_path, closer_look=look))
