@@ -24,7 +24,20 @@ Neither run reads as many dice as the shipped detector in the whole reader (the 
 docs/reader-training.md, "Detector"), so vision/models keeps the shipped one.
 
 ``--model-dir`` writes a folder the reader loads as it loads vision/models: the shipped files
-with this detector and the card's detector section (its ``multiple``) in.
+with this detector and the card's detector section (its ``multiple``) in; ``model-dir
+--closer-look ONNX`` also names another detector for the closer looks (the card's
+``detector.closer_look``).
+
+``closer-looks`` records the patches the shipped reader's closer look cuts (the tracker and
+``read_at`` on simulated throws with a leaning die, ``find`` and ``read_at`` on leaning
+stills); ``train --closer-looks NPZ...`` teaches the teacher's find on them besides the usual
+samples (docs/reader-training.md, "Teaching the closer look")::
+
+    nice -n 15 $T tools/train_detector.py closer-looks --throws 60 --stills 40 --out $O/looks_a.npz
+    nice -n 15 $T tools/train_detector.py train --arch up8 --steps 1500 --sim 100 \
+        --resume $O/det_up8p.pt --size-from vision/models/dice_det.onnx --place-too --mimic \
+        --closer-looks $O/looks_a.npz --look-batch 24 --look-weight 2 --place-weight 8 \
+        --lr 3e-4 --out $O/det_up8Z.onnx --model-dir $O/models_up8Z
 
 Data, sampling, loss and export are tools/train_reader.py's (``det_sample``, ``focal``,
 ``export``): the same as the shipped detector's.
