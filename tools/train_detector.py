@@ -24,7 +24,20 @@ Neither run reads as many dice as the shipped detector in the whole reader (the 
 docs/reader-training.md, "Detector"), so vision/models keeps the shipped one.
 
 ``--model-dir`` writes a folder the reader loads as it loads vision/models: the shipped files
-with this detector and the card's detector section (its ``multiple``) in.
+with this detector and the card's detector section (its ``multiple``) in; ``model-dir
+--closer-look ONNX`` also names another detector for the closer looks (the card's
+``detector.closer_look``).
+
+``closer-looks`` records the patches the shipped reader's closer look cuts (the tracker and
+``read_at`` on simulated throws with a leaning die, ``find`` and ``read_at`` on leaning
+stills); ``train --closer-looks NPZ...`` teaches the teacher's find on them besides the usual
+samples (docs/reader-training.md, "Teaching the closer look")::
+
+    nice -n 15 $T tools/train_detector.py closer-looks --throws 60 --stills 40 --out $O/looks_a.npz
+    nice -n 15 $T tools/train_detector.py train --arch up8 --steps 1500 --sim 100 \
+        --resume $O/det_up8p.pt --size-from vision/models/dice_det.onnx --place-too --mimic \
+        --closer-looks $O/looks_a.npz --look-batch 24 --look-weight 2 --place-weight 8 \
+        --lr 3e-4 --out $O/det_up8Z.onnx --model-dir $O/models_up8Z
 
 Data, sampling, loss and export are tools/train_reader.py's (``det_sample``, ``focal``,
 ``export``): the same as the shipped detector's.
@@ -34,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shutil
 import sys
 import tempfile
@@ -190,9 +204,10 @@ def bare(archs: list[str], files: list[Path]) -> None:
     shutil.rmtree(tmp)
 
 
-def write_model_dir(model_dir: Path, det: Path, arch: str) -> None:
+def write_model_dir(model_dir: Path, det: Path, arch: str, closer_look: Path | None = None) -> None:
     """A folder the reader loads: the shipped models and card, this detector and its card
-    section in."""
+    section in; ``closer_look``: another detector for the closer looks (``_refine``), copied
+    in as ``dice_det_look.onnx`` and named in the card."""
     model_dir.mkdir(parents=True, exist_ok=True)
     for f in tr.MODELS.iterdir():
         if f.is_file():
@@ -201,6 +216,9 @@ def write_model_dir(model_dir: Path, det: Path, arch: str) -> None:
     card_path = model_dir / "dice_reader.json"
     card = json.loads(card_path.read_text())
     card["detector"].update(detector_card(arch))
+    if closer_look is not None:
+        shutil.copy2(closer_look, model_dir / "dice_det_look.onnx")
+        card["detector"]["closer_look"] = "dice_det_look.onnx"
     card_path.write_text(json.dumps(card, indent=1) + "\n")
     tr.log(f"wrote {model_dir}")
 
@@ -274,6 +292,137 @@ def rest_frames(n_throws: int, first_seed: int = 200_000) -> list:
     return out
 
 
+def closer_look_patches(n_throws: int, n_stills: int, out: Path, first_seed: int = 200_000,
+                        jitter: float = 0.2, seed: int = 0) -> None:
+    """The patches the shipped reader's closer look (``DiceReader._refine``) cuts, recorded on
+    the code path that cuts them, into ``out`` (.npz): the ``ThrowTracker`` run with the
+    shipped reader over ``n_throws`` simulated throws with a die leaning (on the wall or on the
+    other die, alternately; every other one at 1280x720; all in the physical world, as
+    ``bench/tracker.py --world physical``; seeds from ``first_seed``, none of the tracker
+    bench's), ``read_at`` on each rest frame at the dice's true resting centres moved by up to
+    ``jitter`` of an edge (where a tracker's box may put them), and ``find`` and ``read_at`` on
+    ``n_stills`` simulator stills with 80% of their dice leaning. Per patch: the pixels, the
+    reach and the given size in cells, whether the size was known, and whether the die nearest
+    the patch's centre leans (-1: no die within an edge)."""
+    from vision.dice import DET_STRIDE, DiceReader
+    from vision.simulator import Scenario, simulate_throw
+    from vision.simulator.worlds import world_of
+    from vision.tracker import ThrowTracker
+
+    reader = DiceReader(tr.MODELS)
+    t = reader.tuning
+    rng = np.random.default_rng(seed)
+    rows: list[tuple] = []
+    truth: list[tuple[float, float, float, bool]] = []  # the frame's dice (cx, cy, px, leans)
+    looked = reader._refine
+
+    def recording(frame, dice, size_known=False):
+        patches, scales, _ = reader.refine_patches(frame, dice)
+        for (cx, cy, size), patch, k in zip(dice, patches, scales, strict=True):
+            near = [(math.hypot(cx - x, cy - y), leans) for x, y, px, leans in truth
+                    if math.hypot(cx - x, cy - y) < px]
+            rows.append((patch, t.refine_reach * size * k / DET_STRIDE, size * k / DET_STRIDE,
+                         bool(size_known), int(min(near)[1]) if near else -1))
+        return looked(frame, dice, size_known)
+
+    reader._refine = recording
+
+    def jittered(dice, die_px):
+        return [(x + rng.uniform(-jitter, jitter) * die_px, y + rng.uniform(-jitter, jitter) * die_px)
+                for x, y in dice]
+
+    for seed_ in range(first_seed, first_seed + n_throws):
+        scen = (Scenario.COCKED_WALL, Scenario.COCKED_DIE)[seed_ % 2]
+        size = (1280, 720) if (seed_ // 2) % 2 else (640, 480)
+        try:
+            clip = simulate_throw(seed=seed_, scenario=scen, size=size,
+                                  **world_of("physical", seed_, 60))
+        except Exception as exc:
+            tr.log(f"throw {seed_} failed: {exc}")
+            continue
+        dp = clip.calibration.die_px
+        truth[:] = [(*d["rest_center"], dp, bool(d["cocked"])) for d in clip.truth["dice"]]
+        tracker = ThrowTracker(clip.calibration, reader=reader)
+        for ts, img in clip.frames:
+            tracker.feed(ts, img)
+        _, frame = clip.frames[clip.truth["rest_frame"]]
+        at_rest = [tuple(d["rest_center"]) for d in clip.truth["dice"] if d["at_rest_in_area"]]
+        if at_rest:
+            reader.read_at(frame, at_rest, die_px=dp)
+            reader.read_at(frame, jittered(at_rest, dp), die_px=dp)
+        if (seed_ - first_seed) % 20 == 19:
+            tr.log(f"closer looks: {seed_ - first_seed + 1} throws, {len(rows)} patches")
+    for img, dice in tr.sim_stills(n_stills, seed=28 + seed, lean_share=0.8) if n_stills else []:
+        truth[:] = [(cx, cy, dp, bool(c)) for _, cx, cy, dp, c in dice]
+        reader.find(img)
+        centres = [(cx, cy) for _, cx, cy, _, _ in dice]
+        dp = float(np.median([d[3] for d in dice]))
+        reader.read_at(img, jittered(centres, dp), die_px=dp)
+    np.savez_compressed(out, patch=np.stack([r[0] for r in rows]),
+                        reach=np.array([r[1] for r in rows], np.float32),
+                        size=np.array([r[2] for r in rows], np.float32),
+                        size_known=np.array([r[3] for r in rows]),
+                        leans=np.array([r[4] for r in rows], np.int8))
+    leans = sum(r[4] == 1 for r in rows)
+    tr.log(f"wrote {out}: {len(rows)} closer looks' patches, {leans} of them on a leaning die")
+
+
+def closer_look_loss(net, teacher, patches: dict, idx: np.ndarray, rng, heat_floor: float,
+                     band: tuple[float, float], place_weight: float, lean_weight: float):
+    """The closer look taught on the shipped reader's own patches (``closer_look_patches``):
+    on each patch the find ``_refine`` would take from the teacher (its hottest cell near the
+    centre, of about the given size when that is known) is to be the student's hottest there
+    too (cross-entropy over those cells), and the centre and size the student would give at
+    each of those cells the teacher's find's (L1, each cell weighed by the student's odds of
+    taking it, times ``place_weight``), and its heat everywhere (binary cross-entropy); a patch on a
+    leaning die weighs ``lean_weight``. Patches are flipped at random (the teacher sees the
+    flipped patch too)."""
+    import torch
+    import torch.nn.functional as F
+
+    from vision.dice import _cell_distances
+
+    x = patches["patch"][idx].copy()
+    if rng.random() < 0.5:
+        x = x[:, :, ::-1]
+    if rng.random() < 0.5:
+        x = x[:, ::-1]
+    x = np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0 - 0.5
+    teacher.setInput(x)
+    taught = teacher.forward()  # (n, 4, g, g)
+    g = taught.shape[-1]
+    near = _cell_distances(g)[None] <= (patches["reach"][idx] ** 2)[:, None, None]
+    sized = patches["size"][idx][:, None, None]
+    in_band = (np.exp(taught[:, 3]) > band[0] * sized) & (np.exp(taught[:, 3]) < band[1] * sized)
+    near &= np.where(patches["size_known"][idx][:, None, None], in_band, True)
+    logit = np.where(near, taught[:, 0], -np.inf).reshape(len(idx), -1)
+    cell = logit.argmax(1)
+    valid = logit[np.arange(len(idx)), cell] > math.log(heat_floor / (1 - heat_floor))
+    y = net(torch.from_numpy(x))
+    t = torch.from_numpy(taught)
+    w = torch.from_numpy(np.where(patches["leans"][idx] == 1, lean_weight, 1.0).astype(np.float32))
+    heat = F.binary_cross_entropy_with_logits(y[:, 0], torch.sigmoid(t[:, 0]),
+                                              reduction="none").mean((1, 2))
+    loss = (w * heat).sum()
+    if valid.any():
+        v = torch.from_numpy(np.nonzero(valid)[0])
+        c = torch.from_numpy(cell[valid])
+        ys = y[v, 0].reshape(len(v), -1).masked_fill(
+            ~torch.from_numpy(near[valid].reshape(len(v), -1)), -1e4)
+        choose = F.cross_entropy(ys, c, reduction="none")
+        # the teacher's find (centre in cells, log size) against the one the student would
+        # take at each near cell, weighed by how likely the student is to take that cell
+        want = t[v, 1:].reshape(len(v), 3, -1).gather(2, c[:, None, None].expand(-1, 3, 1))
+        want = want + torch.stack([c % g, c // g, torch.zeros_like(c)], 1)[..., None].float()
+        jj, ii = np.meshgrid(np.arange(g), np.arange(g))
+        at = torch.from_numpy(np.stack([jj, ii, np.zeros_like(ii)]).reshape(3, -1)).float()
+        got = y[v, 1:].reshape(len(v), 3, -1) + at[None]
+        odds = torch.softmax(ys, 1).detach()
+        place = ((got - want).abs().sum(1) * odds).sum(1)
+        loss = loss + (w[v] * (choose + place_weight * place)).sum()
+    return loss / w.sum()
+
+
 def _batch(data, rng, bs: int, lean=None, n_lean: int = 0) -> list:
     """``bs`` samples (tools/train_reader.py ``det_sample``): the first ``n_lean`` of them cut
     from the leaning dice's stills ``lean``, the rest from ``data``."""
@@ -318,7 +467,9 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
           model_dir: Path | None = None, workers: int = 1, warm_from: Path | None = None,
           resume: Path | None = None, lr: float = 4e-3, size_from: Path | None = None,
           place_too: bool = False, mimic: bool = False, lean_stills: int = 0,
-          lean_batch: int = 4, lean_weight: float = 1.0, lean_throws: int = 0) -> None:
+          lean_batch: int = 4, lean_weight: float = 1.0, lean_throws: int = 0,
+          closer_looks: list[Path] | None = None, look_batch: int = 16, look_weight: float = 1.0,
+          place_weight: float = 4.0, look_lean_weight: float = 2.0) -> None:
     """tools/train_reader.py's ``train_det`` with this shape: the same photos, samples, loss,
     schedule and export (the samples cut in ``workers`` processes beside the training).
     ``size_from``: a teacher detector whose size map is learnt where a die's centre is (and,
@@ -330,7 +481,9 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
     ``lean_weight``, not the labels', and its three maps wherever it is hot): a leaning die's
     two finds and their places, which flag it, are the teacher's, not one label's.
     ``lean_throws``: the rest frames of that many simulated throws with a leaning die
-    (``rest_frames``) join them."""
+    (``rest_frames``) join them. ``closer_looks``: the shipped reader's closer-look patches
+    (``closer_look_patches``), ``look_batch`` of them a step taught by the teacher
+    (``closer_look_loss``) at ``look_weight``."""
     import torch
     from reader_data import Die, Photo
 
@@ -345,6 +498,18 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
     lean = [(img, Photo(Path("sim"), "sim", [Die(v, cx, cy, dp, dp, dp)
                                               for v, cx, cy, dp, _ in dice]))
             for img, dice in leaning] or None
+    looks = None
+    if closer_looks:
+        if size_from is None:
+            raise SystemExit("--closer-looks are taught by the teacher: give --size-from")
+        parts = [np.load(f) for f in closer_looks]
+        looks = {k: np.concatenate([q[k] for q in parts]) for k in parts[0].files}
+        tr.log(f"{len(looks['patch'])} closer looks' patches, "
+               f"{int((looks['leans'] == 1).sum())} on leaning dice")
+        card = json.loads((tr.MODELS / "dice_reader.json").read_text())
+        thresholds = card["thresholds"]
+        look_heat, look_band = float(thresholds["heat"]), tuple(thresholds["size_band"])
+        look_rng = np.random.default_rng(seed + 77)
     if lean and (size_from is None or not mimic):
         raise SystemExit("--lean-stills are taught by the teacher: give --size-from and --mimic")
     tr.log(f"detector {arch}: {len(data)} train photos"
@@ -393,13 +558,19 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
             mask = place
         lr_ = ((y[:, 1:] - reg).abs().sum(1) * mask).sum() / mask.sum().clamp(min=1)
         loss = lh + lr_
+        if looks is not None:
+            idx = look_rng.integers(len(looks["patch"]), size=look_batch)
+            lc = closer_look_loss(net, teacher, looks, idx, look_rng, look_heat, look_band,
+                                  place_weight, look_lean_weight)
+            loss = loss + look_weight * lc
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if step % 100 == 0 or step == steps - 1:
             tr.log(f"det {arch} step {step}/{steps} heat {lh.item():.3f} reg {lr_.item():.3f} "
-                   f"({time.time() - t0:.0f}s)")
+                   + (f"closer looks {lc.item():.3f} " if looks is not None else "")
+                   + f"({time.time() - t0:.0f}s)")
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), out.with_suffix(".pt"))
     tr.export(net, (1, 3, 240, 320), out, detector=True)
@@ -409,7 +580,7 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("stage", choices=["bare", "train", "model-dir"])
+    ap.add_argument("stage", choices=["bare", "train", "model-dir", "closer-looks"])
     ap.add_argument("files", nargs="*", type=Path, help="bare: ONNX files to time as well")
     ap.add_argument("--arch", choices=sorted(ARCHS), default="up8")
     ap.add_argument("--archs", default=",".join(ARCHS), help="bare: the shapes to time")
@@ -442,6 +613,24 @@ def main(argv=None) -> None:
                     help="samples a batch cut from the --lean-stills")
     ap.add_argument("--lean-weight", type=float, default=1.0,
                     help="weight of the teacher's heat on the --lean-stills' samples")
+    ap.add_argument("--closer-looks", type=Path, nargs="+", default=None, metavar="NPZ",
+                    help="train: the shipped reader's closer-look patches (the closer-looks "
+                    "stage's --out), taught by the teacher (needs --size-from)")
+    ap.add_argument("--look-batch", type=int, default=16, help="closer-look patches a step")
+    ap.add_argument("--look-weight", type=float, default=1.0,
+                    help="weight of the closer-look loss")
+    ap.add_argument("--place-weight", type=float, default=4.0,
+                    help="closer looks: weight of the teacher's offsets and size at its find")
+    ap.add_argument("--look-lean-weight", type=float, default=2.0,
+                    help="closer looks: weight of a patch on a leaning die")
+    ap.add_argument("--throws", type=int, default=200,
+                    help="closer-looks: simulated throws with a leaning die to track")
+    ap.add_argument("--first-seed", type=int, default=200_000,
+                    help="closer-looks: the first throw's seed (the tracker bench's are 80,000-)")
+    ap.add_argument("--stills", type=int, default=60,
+                    help="closer-looks: simulator stills of leaning dice to read")
+    ap.add_argument("--closer-look", type=Path, default=None, metavar="ONNX",
+                    help="model-dir: the closer looks' own detector (e.g. the shipped one)")
     ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
                     help="write a model folder (shipped files, this detector) for --models")
     a = ap.parse_args(argv)
@@ -452,11 +641,17 @@ def main(argv=None) -> None:
               threads=a.threads, model_dir=a.model_dir, workers=a.workers,
               warm_from=a.warm_from, resume=a.resume, lr=a.lr, size_from=a.size_from,
               place_too=a.place_too, mimic=a.mimic, lean_stills=a.lean_stills,
-              lean_batch=a.lean_batch, lean_weight=a.lean_weight, lean_throws=a.lean_throws)
+              lean_batch=a.lean_batch, lean_weight=a.lean_weight, lean_throws=a.lean_throws,
+              closer_looks=a.closer_looks, look_batch=a.look_batch, look_weight=a.look_weight,
+              place_weight=a.place_weight, look_lean_weight=a.look_lean_weight)
+    elif a.stage == "closer-looks":  # the shipped reader's closer looks, recorded
+        if a.out is None:
+            ap.error("closer-looks takes --out (the .npz to write)")
+        closer_look_patches(a.throws, a.stills, a.out, first_seed=a.first_seed, seed=a.seed)
     elif a.stage == "model-dir":  # a folder around an already trained detector
         if a.model_dir is None or a.out is None:
             ap.error("model-dir takes --out (the trained ONNX) and --model-dir")
-        write_model_dir(a.model_dir, a.out, a.arch)
+        write_model_dir(a.model_dir, a.out, a.arch, a.closer_look)
 
 
 if __name__ == "__main__":

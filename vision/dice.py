@@ -180,14 +180,21 @@ class DiceReader:
             cls_card = self.meta.get("classifier", {})
             names = ["dice_det.onnx", cls_card.get("file", "dice_cls.onnx"),
                      *cls_card.get("second_opinions", [])]
-            missing = [n for n in names if not (d / n).is_file()]
+            det_card = self.meta.get("detector", {})
+            # the closer looks' own detector, if the card names one (a detector that finds
+            # dice faster in the whole frame may place a leaning die's top worse up close)
+            look_name = det_card.get("closer_look")
+            if look_name is not None and (not isinstance(look_name, str) or not look_name):
+                raise ValueError('the detector\'s "closer_look" must name an ONNX file in the '
+                                 f"model folder, not {look_name!r}")
+            missing = [n for n in names + ([look_name] if look_name else [])
+                       if not (d / n).is_file()]
             if missing:
                 raise OSError(f"{', '.join(missing)} missing (dice_reader.json names "
                               f"{', '.join(names)})")
             self._det = _load_net(d / names[0])
             # the detector's input sides must be multiples of this (its coarsest map is
             # upsampled exactly twice onto its stride-4 map)
-            det_card = self.meta.get("detector", {})
             self._det_multiple = int(det_card.get("multiple", DET_STRIDE))
             # the detector's log size mapped onto the sizes the classifiers were trained at
             # (a detector fitted to the shipped one's finds: tools/detector_size_fit.py)
@@ -197,8 +204,11 @@ class DiceReader:
                     f"the detector's \"multiple\" ({self._det_multiple}) must be a multiple of "
                     f"{DET_STRIDE} and divide refine_px ({self.tuning.refine_px})")
             # and for the closer looks (``_refine``: patches of refine_px), so that neither
-            # net's input changes shape between frames (cv2.dnn would set it up again)
-            self._refiner = _load_net(d / names[0])
+            # net's input changes shape between frames (cv2.dnn would set it up again); a
+            # closer look's detector of its own has its sizes as they are (refine_px is a
+            # multiple of 8, so either shape takes it)
+            self._refiner = _load_net(d / (look_name or names[0]))
+            self._refine_size = (lambda z: z) if look_name else self._det_size
             # the same detector for ``find``'s coarse probe: cv2.dnn sets a net up again for
             # each new input size (tens of ms), so the probe's size keeps a net of its own
             self._probe = _load_net(d / names[0])
@@ -307,9 +317,51 @@ class DiceReader:
     def _refine(self, frame: np.ndarray, dice: list[tuple[float, float, float]],
                 size_known: bool = False):
         """Each given die (cx, cy, size) moved to the detector's centre and size of the die
-        nearest it (looked for in a patch around it; all patches in one batch)."""
+        nearest it (looked for in a patch around it, ``refine_patches``)."""
         t = self.tuning
         p = t.refine_px
+        patches, scales, origins = self.refine_patches(frame, dice)
+        blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
+        out = _forward_each(self._refiner, blob)
+        cells = _cell_distances(p // DET_STRIDE)
+        refined = []
+        thr_logit = math.log(t.heat / (1 - t.heat))
+        lo, hi = t.refine_sizes
+        for (cx, cy, size), o, k, (x0, y0) in zip(dice, out, scales, origins, strict=True):
+            # cells near the given centre (the patch centre)
+            near = self.refine_near(o, size, k, size_known, cells)
+            logit = np.where(near, o[0], -np.inf)
+            i, j = np.unravel_index(int(np.argmax(logit)), logit.shape)
+            if not logit[i, j] > thr_logit:
+                refined.append((cx, cy, size))
+                continue
+            ux = (j + float(o[1, i, j])) * DET_STRIDE / k + x0
+            uy = (i + float(o[2, i, j])) * DET_STRIDE / k + y0
+            s = math.exp(self._refine_size(float(o[3, i, j]))) * DET_STRIDE / k
+            refined.append((ux, uy, s if lo * size < s < hi * size else size))
+        return refined
+
+    def refine_near(self, o: np.ndarray, size: float, k: float, size_known: bool,
+                    cells: np.ndarray) -> np.ndarray:
+        """The cells of a closer look's maps ``o`` (the detector's 4 maps on a patch scaled by
+        ``k``) whose find may stand for the given die of edge ``size``: near the patch's
+        centre and, ``size_known``, of about its size. ``cells``: ``_cell_distances``."""
+        t = self.tuning
+        r = t.refine_reach * size * k / DET_STRIDE
+        near = cells <= r * r
+        if size_known:
+            # a detection much larger or smaller than the calibrated die is not one die
+            # (two dice lying close seen as one, a pip seen as a die)
+            sizes = np.exp(self._refine_size(o[3])) * DET_STRIDE / k
+            near &= (sizes > t.size_band[0] * size) & (sizes < t.size_band[1] * size)
+        return near
+
+    def refine_patches(self, frame: np.ndarray, dice: Sequence[tuple[float, float, float]]):
+        """The closer look's patches: for each die (cx, cy, size), the square around it scaled
+        so the die is about the detector's die size (never enlarged), ``refine_px`` wide;
+        returns (patches, scales, origins in frame pixels). Also what a detector is taught
+        the closer look on (tools/train_detector.py)."""
+        p = self.tuning.refine_px
         patches, scales, origins = [], [], []
         h, w = frame.shape[:2]
         for cx, cy, size in dice:
@@ -326,31 +378,7 @@ class DiceReader:
             patches.append(cv2.resize(roi, (p, p), interpolation=cv2.INTER_AREA))
             scales.append(p / (2 * half))
             origins.append((x0, y0))
-        blob = cv2.dnn.blobFromImages(patches, 1 / 255.0, mean=(127.5, 127.5, 127.5))
-        out = _forward_each(self._refiner, blob)
-        cells = _cell_distances(p // DET_STRIDE)
-        refined = []
-        thr_logit = math.log(t.heat / (1 - t.heat))
-        lo, hi = t.refine_sizes
-        for (cx, cy, size), o, k, (x0, y0) in zip(dice, out, scales, origins, strict=True):
-            # cells near the given centre (the patch centre)
-            r = t.refine_reach * size * k / DET_STRIDE
-            near = cells <= r * r
-            if size_known:
-                # a detection much larger or smaller than the calibrated die is not one die
-                # (two dice lying close seen as one, a pip seen as a die)
-                sizes = np.exp(self._det_size(o[3])) * DET_STRIDE / k
-                near &= (sizes > t.size_band[0] * size) & (sizes < t.size_band[1] * size)
-            logit = np.where(near, o[0], -np.inf)
-            i, j = np.unravel_index(int(np.argmax(logit)), logit.shape)
-            if not logit[i, j] > thr_logit:
-                refined.append((cx, cy, size))
-                continue
-            ux = (j + float(o[1, i, j])) * DET_STRIDE / k + x0
-            uy = (i + float(o[2, i, j])) * DET_STRIDE / k + y0
-            s = math.exp(self._det_size(float(o[3, i, j]))) * DET_STRIDE / k
-            refined.append((ux, uy, s if lo * size < s < hi * size else size))
-        return refined
+        return patches, scales, origins
 
     # ------------------------------------------------------------------ classifier
 

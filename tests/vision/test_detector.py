@@ -146,3 +146,63 @@ def test_the_closer_look_takes_the_fitted_size_too(tmp_path, two_dice):
 def test_a_bad_size_decode_is_refused_naming_the_key(tmp_path, decode, words):
     with pytest.raises(ReaderError, match=words):
         DiceReader(_model_copy(tmp_path, **decode))
+
+
+def test_the_closer_looks_patch_is_the_die_scaled_to_the_detectors_die_size(two_dice):
+    """``refine_patches`` (what tools/train_detector.py teaches the closer look on) cuts the
+    square around the die, scaled so a die of 44 px is 22 (never enlarged), with its origin in
+    frame pixels; a die at the frame's edge gets the edge's pixels repeated."""
+    r = DiceReader()
+    p = r.tuning.refine_px
+    (big,), (k_big,), ((x0, y0),) = r.refine_patches(two_dice, [(300.0, 200.0, 44.0)])
+    assert big.shape == (p, p, 3) and k_big == 0.5 and (x0, y0) == (300 - p, 200 - p)
+    want = cv2.resize(two_dice[200 - p:200 + p, 300 - p:300 + p], (p, p),
+                      interpolation=cv2.INTER_AREA)
+    assert np.array_equal(big, want)
+    (small,), (k_small,), _ = r.refine_patches(two_dice, [(300.0, 200.0, 15.0)])
+    assert k_small == 1.0 and np.array_equal(small, two_dice[200 - p // 2:200 + p // 2,
+                                                               300 - p // 2:300 + p // 2])
+    (edge,), _, _ = r.refine_patches(two_dice, [(2.0, 2.0, 15.0)])
+    m = p // 2 - 2  # rows and columns off the frame
+    assert (edge[:m, :m] == two_dice[0, 0]).all()
+    assert (edge[:m, m:] == two_dice[0, : p - m]).all() and np.array_equal(edge[m:, m:],
+                                                                            two_dice[: p - m, : p - m])
+
+
+def test_the_closer_look_takes_only_a_find_of_about_the_known_size(two_dice):
+    """With the die's size known, ``refine_near`` leaves out the cells whose find is much
+    larger or smaller (two dice seen as one, a pip seen as a die); the reach alone otherwise."""
+    r = DiceReader()
+    d = r._detect(two_dice, 0.5)[0]
+    (patch,), (k,), _ = r.refine_patches(two_dice, [(d.cx, d.cy, d.size)])
+    o = forward(r._refiner, cv2.dnn.blobFromImage(patch, 1 / 255.0, mean=(127.5,) * 3))[0]
+    from vision.dice import _cell_distances
+
+    cells = _cell_distances(o.shape[-1])
+    reach = r.refine_near(o, d.size, k, False, cells)
+    assert reach.sum() > 4 and not reach[0, 0]
+    assert np.array_equal(r.refine_near(o, d.size, k, True, cells),
+                          reach & (np.exp(o[3]) > 0.75 * d.size * k / DET_STRIDE)
+                          & (np.exp(o[3]) < 1.33 * d.size * k / DET_STRIDE))
+    # a die said to be three times its size: no find near the centre is of that size
+    assert not r.refine_near(o, 3 * d.size, k, True, cells).any()
+
+
+def test_a_closer_look_detector_of_its_own_keeps_its_sizes(tmp_path, two_dice):
+    """The card's ``closer_look`` names the closer looks' own detector: the whole-frame finds
+    take the card's size map, the closer looks, by another net, do not."""
+    folder = _model_copy(tmp_path, size_scale=1.1, closer_look="dice_det_look.onnx")
+    shutil.copy(MODEL_DIR / "dice_det.onnx", folder / "dice_det_look.onnx")
+    plain, own = DiceReader(), DiceReader(folder)
+    finds = plain._detect(two_dice, 0.5)
+    assert [f.size * 1.1 for f in finds] == pytest.approx([f.size for f in own._detect(two_dice, 0.5)])
+    dice = [f.at for f in finds[:2]]
+    assert own._refine(two_dice, dice) == plain._refine(two_dice, dice)
+    assert own._refine(two_dice, dice, True) == plain._refine(two_dice, dice, True)
+
+
+@pytest.mark.parametrize("look, words", [("missing.onnx", "missing.onnx missing"),
+                                         (3, "closer_look"), ("", "closer_look")])
+def test_a_closer_look_the_folder_lacks_is_refused_naming_it(tmp_path, look, words):
+    with pytest.raises(ReaderError, match=words):
+        DiceReader(_model_copy(tmp_path, closer_look=look))
