@@ -124,8 +124,11 @@ class CockedSettings:
     :param wall_lean: the wall cue without a reader: a silhouette closer than this (die edges)
         to the wall line than a flat die's can be.
     :param wall_near: with a reader, the wall cue looks at dice whose silhouette's centre lies
-        within this many die edges of the wall line (a die leaning on the wall has it up to
-        0.6-0.7 out)...
+        within this many die edges of the wall line: the cube's half-diagonal (0.87), the
+        farthest out a die touching the wall can rest. Square to the wall a die leaning 10-20
+        degrees rests 0.58-0.65 out, but turned to it its corner touches: turned 30-45
+        degrees, 0.76-0.78 out at 10 degrees, 0.81-0.84 at 20, 0.87 at the 33 or so beyond
+        which the top-face cue sees the lean...
     :param wall_top_shift: ...and flags one whose top face (the reader's centre) is not at
         least this many die edges nearer the wall than its silhouette's centre, once
         ``wall_share_weight`` times the reader's ``cocked_share`` is added to that shift and
@@ -209,7 +212,7 @@ class CockedSettings:
     wall_face_near: float = 0.75
     wall_face_excess: float = 0.08
     wall_lean: float = 0.42
-    wall_near: float = 0.6
+    wall_near: float = 0.87
     wall_top_shift: float = 0.2
     wall_share_weight: float = 0.0
     wall_distance_weight: float = 0.2
@@ -335,8 +338,9 @@ def leans_on_wall(geometry: TableGeometry, settings: CockedSettings, box, readin
     """The wall cue: whether a resting die (its rotated box on the rest frame, its reading or
     None) leans on the back wall.
 
-    With the reader's top-face centre: a die at the wall (its silhouette's centre within
-    ``wall_near`` die edges of the wall line) whose top face does not sit wall-ward of its
+    With the reader's top-face centre: a die within reach of the wall (its silhouette's centre
+    within ``wall_near`` die edges of the wall line, as far out as a die turned corner-on to
+    the wall touches it from) whose top face does not sit wall-ward of its
     silhouette (``wall_shift``). A flat die shows, besides its top, only its faces turned to
     the camera, so its top lies on the wall side of its silhouette; a die leaning on the wall
     has its top tipped away from the wall and shows the face that was against it, on the wall

@@ -500,15 +500,13 @@ def test_wall_cue_asks_where_the_top_face_sits_in_the_silhouette():
 
 
 def test_wall_cue_looks_as_far_out_as_a_die_leaning_on_the_wall_rests():
-    """A die leaning on the wall by 10-25 degrees rests with its silhouette's centre up to
-    0.6 edges out, its top not wall-ward of it: cocked. A flat die there, its top wall-ward of
-    its silhouette (its front face below), is not; beyond that reach the cue is silent."""
+    """A die square to the wall leaning on it by 10-25 degrees rests with its silhouette's
+    centre about 0.6 edges out, its top not wall-ward of it: cocked. A flat die there, its top
+    wall-ward of its silhouette (its front face below), is not."""
     geometry, settings = TableGeometry(CAL), CockedSettings()
     box = ((300.0, WALL_Y + 0.58 * DIE), (DIE, 1.2 * DIE), 0.0)
     assert leans_on_wall(geometry, settings, box, _reading((300.0, WALL_Y + 0.58 * DIE)))
     assert not leans_on_wall(geometry, settings, box, _reading((300.0, WALL_Y + 0.4 * DIE)))
-    beyond = ((300.0, WALL_Y + 0.65 * DIE), (DIE, 1.2 * DIE), 0.0)
-    assert not leans_on_wall(geometry, settings, beyond, _reading((300.0, WALL_Y + 0.65 * DIE)))
 
 def test_wall_cue_weighs_the_distance_to_the_wall_and_the_readers_belief_if_asked():
     """A top only a little wall-ward of the silhouette (a steep lean, or a flat die seen from
@@ -1003,3 +1001,18 @@ def test_a_hard_lamps_dark_shadow_on_dark_felt_is_felt_in_shadow_and_a_black_die
     seen = np.array([[(12, 35, 7), (20, 20, 20), (170, 60, 30), (33, 92, 19), (27, 74, 15)]],
                     np.uint8)
     assert felt_in_shadow(seen, felt).tolist() == [[True, False, False, False, True]]
+
+
+def test_wall_cue_reaches_a_die_turned_corner_on_to_the_wall():
+    """A die leaning 10 degrees on the wall turned 40 degrees to it touches the wall with a
+    corner and rests with its centre about 0.77 edges out (square to the wall, 0.58): the
+    wall cue must still judge where its top sits (R-I2). Past the cube's half-diagonal (0.87)
+    no die touches the wall, so a top centred in its silhouette there is no lean on it."""
+    geometry, settings = TableGeometry(CAL), CockedSettings()
+    turned = ((300.0, WALL_Y + 0.77 * DIE), (1.3 * DIE, 1.3 * DIE), 40.0)
+    centred_top = _reading((300.0, WALL_Y + 0.75 * DIE))
+    assert leans_on_wall(geometry, settings, turned, centred_top)
+    # the same die lying flat: its top wall-ward of its silhouette by its front faces' band
+    assert not leans_on_wall(geometry, settings, turned, _reading((300.0, WALL_Y + 0.55 * DIE)))
+    beyond = ((300.0, WALL_Y + 0.92 * DIE), (1.3 * DIE, 1.3 * DIE), 40.0)
+    assert not leans_on_wall(geometry, settings, beyond, _reading((300.0, WALL_Y + 0.9 * DIE)))
