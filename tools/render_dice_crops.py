@@ -35,6 +35,7 @@ the light, a crescent on an engraved pip's wall. The photo is as soft as a phone
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import sys
 from dataclasses import dataclass, replace
@@ -55,9 +56,14 @@ TEX = 96  # face texture side, pixels
 # the renderer's version, in the name of train_reader's cache of rendered crops (2: veined
 # marbling, wood grain, leaning dice, the camera within 15 degrees of overhead; 3: light through
 # translucent bodies and the far faces' pips in it, clouded marbling of any two colours,
-# low-contrast and large pips, glare on edges and pip walls, a camera's softness)
-RENDERER = 3
+# low-contrast and large pips, glare on edges and pip walls, a camera's softness; 4: dark
+# bodies twice as often, red pips more often, fewer low-contrast pips, an illegible die redrawn)
+RENDERER = 4
 MIN_PIP_CONTRAST = 12.0  # the least pip-body gap drawn (Lab units): a few grey levels
+MIN_LEGIBLE = 14.0  # the least the pips must stand out in the final crop (``pip_signal``)
+DARK_SHARE = 0.3  # the share of dice with dark bodies (black, smoky, near-black tinted)
+LOW_CONTRAST_SHARE = 0.15  # the share whose pips are drawn toward the body's colour
+LEGIBLE_TRIES = 6  # looks drawn for one die before the last is kept whatever it shows
 GLOSS = (20.0, 120.0)  # the shininess exponent of a glossy die's highlights
 COCKED = 7  # the label of a leaning die (train_reader's class 6, after the six faces)
 LEAN_DEG = (18.0, 40.0)  # how far a cocked die leans (the simulator's cocked dice)
@@ -94,14 +100,21 @@ class DieLook:
     @classmethod
     def random(cls, rng: np.random.Generator) -> DieLook:
         """Any body colour (light blues, dark blues, reds, greens, black, white, wood...) and a
-        pip colour that stands out from it (white, black, red, gold, or any)."""
+        pip colour that stands out from it (white, black, red, gold, or any).
+
+        Dark bodies (black, smoky, near-black tinted) are drawn as often as DARK_SHARE: they
+        are where pips stand out least and a translucent body changes most with the ground."""
         while True:
             hue = rng.uniform(0, 180)
             kind = rng.random()
             if kind < 0.15:  # white / ivory / grey
                 body = np.array([rng.uniform(170, 250)] * 3) + rng.normal(0, 8, 3)
-            elif kind < 0.3:  # black / very dark
+            elif kind < 0.15 + DARK_SHARE:  # black / very dark, at times tinted (smoke, plum)
                 body = np.array([rng.uniform(10, 60)] * 3) + rng.normal(0, 6, 3)
+                if rng.random() < 0.5:
+                    hsv = np.uint8([[[hue, rng.uniform(60, 200), 255]]])
+                    tint = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0] / 255.0
+                    body = body * (0.6 + 0.6 * tint)
             else:
                 sat = rng.uniform(0.3, 1.0)
                 val = rng.uniform(0.25, 1.0)
@@ -112,16 +125,16 @@ class DieLook:
                 pip = np.array([245.0, 245, 245])
             elif p < 0.6:
                 pip = np.array([20.0, 20, 20])
-            elif p < 0.72:  # red, bright or dull (paint in a hollow, in shade)
+            elif p < 0.8:  # red, bright or dull (paint in a hollow, in shade)
                 v = rng.uniform(0.35, 0.85) * 255
                 pip = np.array([rng.uniform(0.1, 0.3) * v, rng.uniform(0.1, 0.3) * v, v])
-            elif p < 0.84:
+            elif p < 0.88:
                 pip = np.array([40.0, 180, 220])  # gold / yellow
             else:
                 pip = rng.uniform(0, 255, 3)
             if _contrast(body, pip) > 70:
                 break
-        smoky = kind >= 0.15 and kind < 0.3 and rng.random() < 0.5  # black bodies: half smoky
+        smoky = 0.15 <= kind < 0.15 + DARK_SHARE and rng.random() < 0.5  # dark: half smoky
         marble, grain, third = None, "swirl", None
         pattern = rng.random()
         if pattern < 0.12:  # wood: a brown body, its rings a darker brown
@@ -147,7 +160,7 @@ class DieLook:
             translucent = rng.uniform(0.45, 0.85)
         # a die's pips also come far less distinct (worn paint, dull red on smoke, a tinted
         # body the pips' colour shows through): the contrast drawn down to a few grey levels
-        if rng.random() < 0.3:
+        if rng.random() < LOW_CONTRAST_SHARE:
             pip = _toward(body, pip, rng.uniform(MIN_PIP_CONTRAST, 70))
         return cls(body=np.clip(body, 0, 255), pip=pip, marble=marble,
                    translucent=translucent, engraved=rng.random() < 0.4,
@@ -514,9 +527,17 @@ def draw_die(img: np.ndarray, value: int, look: DieLook, centre, edge: float, ya
 
 def render(rng: np.random.Generator, value: int | None = None, size_px: float | None = None,
            look: DieLook | None = None, max_tilt: float = 15.0, plain: bool = False,
-           cocked: bool = False, floor: tuple[float, float, float] | None = None):
+           cocked: bool = False, floor: tuple[float, float, float] | None = None,
+           legible: bool | None = None):
     """One rendered die: (crop CROP_PX x CROP_PX BGR uint8, label, its DieLook); the label is
     the top face's value 1..6, or ``COCKED``.
+
+    A die whose pips the camera cannot see (too little contrast left after the light through
+    the body, the blur, the noise and the JPEG at its size) is no example of its face: with
+    ``legible`` (the default when the look is drawn here), the same die is drawn again with
+    its pips painted the body's colour, and when the two crops differ by less than
+    ``MIN_LEGIBLE`` on the pips (``pip_signal``) another look is drawn. Leaning dice are
+    labelled by their lean, not their pips, and are not checked.
 
     :param size_px: the die's edge in the final image, pixels (default 16..80, more of them
         small: the reader meets dice of any size in pixels).
@@ -529,9 +550,43 @@ def render(rng: np.random.Generator, value: int | None = None, size_px: float | 
         degrees of overhead; cut at the die's centre, as the detector finds it, and labelled
         ``COCKED``.
     :param floor: a plain ground of this BGR colour, not a random one.
+    :param legible: check that the pips are seen (see above); None: when ``look`` is None.
     """
     value = int(rng.integers(1, 7)) if value is None else value
+    check = (look is None if legible is None else legible) and not cocked and not plain
     look = look or DieLook.random(rng)
+    for _ in range(LEGIBLE_TRIES):
+        state = copy.deepcopy(rng.bit_generator.state)
+        crop = _draw(rng, value, size_px, look, max_tilt, plain, cocked, floor)
+        if not check:
+            break
+        twin = np.random.Generator(type(rng.bit_generator)())
+        twin.bit_generator.state = state
+        blank = _draw(twin, value, size_px, replace(look, pip=look.body.copy()), max_tilt,
+                      plain, cocked, floor)
+        if pip_signal(crop, blank, look, value) >= MIN_LEGIBLE:
+            break
+        look = DieLook.random(rng)
+    return crop, COCKED if cocked else value, look
+
+
+def pip_signal(crop: np.ndarray, blank: np.ndarray, look: DieLook, value: int) -> float:
+    """How far the pips stand out in a crop: the mean Lab distance between ``crop`` and the same
+    die drawn with its pips painted the body's colour (``blank``), over as many pixels as the
+    pips' cores cover, within the top face."""
+    px = crop.shape[0]
+    a = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = cv2.cvtColor(blank, cv2.COLOR_BGR2LAB).astype(np.float32)
+    d = np.linalg.norm(a - b, axis=2)
+    yy, xx = np.mgrid[0:px, 0:px]
+    face = (xx - px / 2 + 0.5) ** 2 + (yy - px / 2 + 0.5) ** 2 <= (0.48 * px / CROP_SCALE) ** 2
+    edge = px / CROP_SCALE
+    n = max(4, int(value * math.pi * (look.pip_radius * edge) ** 2 * 0.5))
+    return float(np.sort(d[face])[-n:].mean())
+
+
+def _draw(rng, value, size_px, look, max_tilt, plain, cocked, floor) -> np.ndarray:
+    """``render``'s crop of one die of ``look`` (every random draw from ``rng``, in order)."""
     edge_px = size_px or float(np.exp(rng.uniform(math.log(16), math.log(80))))
     # drawn at an edge of about 64 px, then reduced: smooth edges, small pips kept round
     ss = min(4.0, max(1.0, 64.0 / edge_px))
@@ -585,8 +640,7 @@ def render(rng: np.random.Generator, value: int | None = None, size_px: float | 
                      centre_px[1] + rng.normal(0, 0.05) * edge_px)
         edge_px *= math.exp(rng.uniform(-0.15, 0.15))
         angle += rng.normal(0, 4)
-    c = crop_die(im, centre_px, edge_px, angle, out_px=CROP_PX, scale=CROP_SCALE)
-    return c, COCKED if cocked else value, look
+    return crop_die(im, centre_px, edge_px, angle, out_px=CROP_PX, scale=CROP_SCALE)
 
 
 def rendered_crops(n: int, seed: int, max_tilt: float = 15.0, cocked_share: float = 0.0):
