@@ -282,3 +282,10 @@ def test_an_exported_classifier_reads_the_same_in_cv2_dnn(tmp_path):
     cvnet.setInput(x.numpy())
     np.testing.assert_allclose(cvnet.forward(), ref, atol=1e-3)
     assert path.stat().st_size < 1_000_000
+
+
+def test_an_earlier_renderer_s_crops_are_taken_from_its_cache_or_refused_clearly():
+    with pytest.raises(SystemExit) as e:
+        train_reader.rendered_extra(10, seed=987654, version=rdc.RENDERER + 90)
+    assert f"renderer {rdc.RENDERER + 90}" in str(e.value)
+    assert "--rendered-version" in str(e.value)
