@@ -5,6 +5,7 @@
     .venv/bin/python bench/cocked_rest.py judge /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] [-v]
     .venv/bin/python bench/cocked_rest.py features /tmp/rest-80000.pkl [...]
     .venv/bin/python bench/cocked_rest.py faces /tmp/rest-80000.pkl [...]
+    .venv/bin/python bench/cocked_rest.py pips /tmp/rest-80000.pkl [...]
 
 ``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
 cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
@@ -15,7 +16,9 @@ cocked throws none of whose dice is flagged (paid, unless the ruling goes anothe
 another reason). The lean model is asked again at each judgement (the reader's). ``features``
 prints, for the dice at the back wall, how a candidate cue's measurements spread over flat dice
 and over dice leaning on the wall by lean angle, before a cue is wired in (docs/replay.md);
-``faces`` the same for the top-face cue's measurements, over every die at rest.
+``faces`` the same for the top-face cue's measurements, over every die at rest; ``pips`` the
+top face's centre from its pips (``vision.top_pips``) against the reader's and the truth's, and
+the wall cue's shift measured from each.
 
 The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
 while the throws run (the tracker and the cues run as the table runs them). Physical seeds
@@ -25,6 +28,7 @@ while the throws run (the tracker and the cues run as the table runs them). Phys
 from __future__ import annotations
 
 import argparse
+import math
 import pickle
 import sys
 import time
@@ -47,10 +51,12 @@ from vision.cocked_cues import (  # noqa: E402
     judge_cocked,
     leans_on_wall,
     top_face_shape,
+    wall_shift,
     whole_top,
 )
 from vision.simulator import simulate_throw  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, WORLDS, world_of  # noqa: E402
+from vision.top_pips import top_pips  # noqa: E402
 
 
 def capture(world: str, seed0: int, throws: int, size: tuple[int, int], reader,
@@ -125,7 +131,8 @@ def judge(records: list[dict], settings: CockedSettings, reader) -> tuple[Counte
     return n, misses
 
 
-def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
+def front_reach(record: dict, i: int, view: CameraView | None,
+                chroma: float | None = None) -> dict | None:
     """For die ``i`` of a kept throw, the front-edge measurements (die edges, away from the
     wall from its top face's centre): ``front``, how far its silhouette reaches (to its bottom
     edge against the felt, on the side the camera sees); ``along``, its top's half-length along
@@ -176,16 +183,17 @@ def front_reach(record: dict, i: int, view: CameraView | None) -> dict | None:
             pass
     st = CockedSettings()
     seen = front_band(sil, frame, tops[i], [t for k, t in enumerate(tops) if k != i],
-                      st.wall_band_top_max if st.wall_band_seams else None)
+                      st.wall_band_top_max if st.wall_band_seams else None, chroma)
     top_edge, band = (seen.top_edge, seen.band) if seen is not None else (float("nan"),) * 2
     return dict(front=float(np.percentile(-toward, 98)), along=half, toward=slope,
                 top_edge=top_edge, band=band, whole=seen is not None and whole_top(seen, st),
                 far_wall=far_wall, near_wall=near_wall)
 
 
-def features(records: list[dict], near: float) -> list[dict]:
+def features(records: list[dict], near: float, chroma: float | None = None) -> list[dict]:
     """Per die within ``near`` edges of the wall line (its box's centre) and at rest in the
-    area: its truth (``cocked``, ``on``, ``tilt``), the wall cue's flag, ``front_reach``."""
+    area: its truth (``cocked``, ``on``, ``tilt``), the wall cue's flag, ``front_reach`` (its
+    band's silhouette taking in the pixels off the felt's chromaticity with ``chroma``)."""
     rows = []
     for r in records:
         geo = r["sil"].geometry
@@ -201,7 +209,7 @@ def features(records: list[dict], near: float) -> list[dict]:
             if "cocked_tilt_deg" not in t:
                 raise SystemExit(f"seed {r['seed']}: the truth has no lean angle: capture the "
                                  "physical world (--world physical)")
-            m = front_reach(r, i, view)
+            m = front_reach(r, i, view, chroma)
             if m is None:
                 continue
             rd = r["readings"][i] if i < len(r["readings"]) else None
@@ -219,16 +227,23 @@ def spread(values: list[float]) -> str:
     return " ".join(f"{v:+.2f}" for v in q)
 
 
-def print_features(rows: list[dict]) -> None:
-    """The front-edge measurements' spread (min, quartiles, max) over flat dice, the flat dice
-    the wall cue flags, and leaning dice by lean angle; ``band`` only where the top's front
-    edge lies where a whole top's does (else the region ran into the front face or the felt,
-    or stopped at a glare)."""
+def wall_groups() -> list[tuple]:
+    """``(name, keep)`` for the dice at the wall: flat, flat and flagged by the wall cue
+    (``wall_flag``), leaning by lean angle (``tilt``)."""
     groups = [("flat", lambda r: not r["cocked"]),
               ("flat, wall cue flags", lambda r: not r["cocked"] and r["wall_flag"])]
     for lo, hi in ((10, 15), (15, 20), (20, 30), (30, 46)):
         groups.append((f"leaning {lo}-{hi} deg",
                        lambda r, lo=lo, hi=hi: r["cocked"] and lo <= r["tilt"] < hi))
+    return groups
+
+
+def print_features(rows: list[dict]) -> None:
+    """The front-edge measurements' spread (min, quartiles, max) over flat dice, the flat dice
+    the wall cue flags, and leaning dice by lean angle; ``band`` only where the top's front
+    edge lies where a whole top's does (else the region ran into the front face or the felt,
+    or stopped at a glare)."""
+    groups = wall_groups()
     print("min, quartiles, max (die edges); band: dice whose top is whole (its front edge 0.42-0.6"
           " edge from its centre, or its depth a whole top's: whole_top)")
     print(f"{'dice at the wall':24s} {'n':>3s}  {'front - along':34s}  {'front - along - toward':34s}"
@@ -298,6 +313,70 @@ def print_faces(rows: list[dict], low: float = 0.78, high: float = 0.85) -> None
                       f"{'another cue flags it' if x['other'] else 'no other cue flags it'}")
 
 
+def pip_rows(records: list[dict], near: float = 0.75) -> list[dict]:
+    """Per die within ``near`` edges of the wall line and at rest in the area (flat, or leaning
+    on the wall): its truth, the wall cue's flag, the error (die edges) of the reader's top-face
+    centre and of its pips' (``top_pips``, where they are as many as the reader's face and
+    within ``wall_pip_agree`` of its centre: None elsewhere) against the truth's, the wall
+    cue's shift (``wall_shift``) measured from each, and on faces of four and five the pips'
+    spread toward the wall over their spread along it (``spread_ratio``; cos t on a top tilted
+    by t across the wall)."""
+    st = CockedSettings()
+    rows = []
+    for r in records:
+        geo = r["sil"].geometry
+        die = geo.die
+        for i, box in enumerate(r["boxes"]):
+            t = r["truth"][i]
+            if t is None or not t["at_rest_in_area"] or (t["cocked"] and t["cocked_on"] != "wall"):
+                continue
+            rd = r["readings"][i] if i < len(r["readings"]) else None
+            if rd is None or geo.wall_distance(*box[0])[0] > near * die:
+                continue
+            truth = t["rest_center"]
+            pips = top_pips(r["frame"], rd.center, die)
+            face = rd.value if rd.value is not None else getattr(rd, "best_face", None)
+            if pips is not None and (pips.count != face or math.dist(pips.center, rd.center)
+                                     > st.wall_pip_agree * die):
+                pips = None
+            spread_ratio = None
+            if pips is not None and pips.count in (4, 5):
+                # faces whose pips spread alike every way: a top tilted by t across the wall
+                # shows their spread toward the wall cos t as wide as along it
+                d = np.array(pips.centers) - np.array(pips.center)
+                toward = d @ np.array(geo.wall_n)
+                along = d @ np.array(geo.wall_u)
+                spread_ratio = float(np.sqrt((toward ** 2).sum() / max((along ** 2).sum(), 1e-9)))
+            rows.append(dict(
+                seed=r["seed"], cocked=t["cocked"], tilt=t.get("cocked_tilt_deg", 0.0),
+                spread_ratio=spread_ratio,
+                wall_flag=leans_on_wall(geo, st, box, rd),
+                reader_err=math.dist(rd.center, truth) / die,
+                pip_err=None if pips is None else math.dist(pips.center, truth) / die,
+                shift=wall_shift(geo, st, box, rd.center),
+                pip_shift=None if pips is None else wall_shift(geo, st, box, pips.center)))
+    return rows
+
+
+def print_pips(rows: list[dict]) -> None:
+    """The spread (min, quartiles, max) of ``pip_rows``' measurements over flat dice, the flat
+    dice the wall cue flags and leaning dice by lean angle."""
+    groups = wall_groups()
+    print("die edges, min, quartiles, max; the pips' columns over the dice whose pips agree with "
+          "the reader")
+    for name, keep in groups:
+        sel = [r for r in rows if keep(r)]
+        seen = [r for r in sel if r["pip_err"] is not None]
+        print(f"{name:22s} {len(sel):3d} dice, {len(seen):3d} with pips")
+        print(f"    centre's error   reader {spread([r['reader_err'] for r in sel]):34s}"
+              f"  pips {spread([r['pip_err'] for r in seen])}")
+        print(f"    wall cue's shift reader {spread([r['shift'] for r in sel]):34s}"
+              f"  pips {spread([r['pip_shift'] for r in seen])}")
+        ratios = [r["spread_ratio"] for r in seen if r["spread_ratio"] is not None]
+        print(f"    faces of 4 and 5: their pips' spread toward the wall over along it, "
+              f"{len(ratios)} dice: {spread(ratios)}")
+
+
 def parse_set(items: list[str]) -> dict:
     """``NAME=VALUE`` pairs -> CockedSettings fields (floats, true/false, or ``LOW,HIGH``)."""
     out = {}
@@ -334,6 +413,11 @@ def main(argv: list[str] | None = None) -> int:
     fea.add_argument("sets", type=Path, nargs="+")
     fea.add_argument("--near", type=float, default=0.75,
                      help="dice whose box centre lies within this many edges of the wall line")
+    fea.add_argument("--chroma", type=float, default=None,
+                     help="the band's silhouette takes in the pixels off the felt's "
+                          "chromaticity by more than this")
+    pip = sub.add_parser("pips", help="the top's centre from its pips, the wall cue's shift")
+    pip.add_argument("sets", type=Path, nargs="+")
     fac = sub.add_parser("faces", help="the top-face cue's measurements of the dice at rest")
     fac.add_argument("sets", type=Path, nargs="+")
     args = ap.parse_args(argv)
@@ -353,7 +437,10 @@ def main(argv: list[str] | None = None) -> int:
         with open(path, "rb") as f:
             records += pickle.load(f)
     if args.step == "features":
-        print_features(features(records, args.near))
+        print_features(features(records, args.near, args.chroma))
+        return 0
+    if args.step == "pips":
+        print_pips(pip_rows(records))
         return 0
     if args.step == "faces":
         print_faces(face_rows(records, reader))

@@ -14,7 +14,11 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   flat die's does (``front_band``: its height as seen, between the top's front edge and the
   silhouette's, the view angle's ``toward`` from the area; its top whole by where its front
   edge lies or by its depth: ``whole_top``) is cleared: tipped away from the wall by t, a die
-  turns its front face from the camera and shows sin t less.
+  turns its front face from the camera and shows sin t less. A die of the felt's colour, whose
+  shaded front face passes for felt, has its band measured again on the silhouette that takes
+  in the pixels off the felt's chromaticity (``wall_band_chroma``), where no other die is near.
+  A die whose top, where its pips put it (``flat_by_pips``, ``vision.top_pips``: their mean is
+  the face's centre), sits wall-ward of its silhouette after all is cleared too.
 - The pair cue (``pairs``): of two dice lying closer than flat dice usually do, one leans on
   the other (a die comes to rest tilted only against something). If the wall cue finds one of
   them leaning on the wall, that explains the pair. Else the leaning one is the one scoring
@@ -46,6 +50,7 @@ import numpy as np
 from vision.camera_view import CameraView, CameraViewError
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry
+from vision.top_pips import top_pips
 
 
 class Reading(Protocol):
@@ -140,6 +145,12 @@ class CockedSettings:
         0.33 or less, so there a view angle estimated too low cannot clear it.
     :param wall_band_seams: where the top's region runs past ``wall_band_top_max``, take it
         again bounded by seams (``top_region(seams=True)``) as well.
+    :param wall_band_chroma: where the front face does not show as a flat die's, measure it
+        again on the silhouette that takes in the pixels off the felt's chromaticity by more
+        than this (``vision.die_silhouette.off_felt_chroma``: a die of the felt's colour, whose
+        shaded front face the change and shadow tests take for felt). None: off.
+    :param wall_band_alone: ...only for a die with no other die within this many die edges
+        (it may be what the other leans on).
     :param wall_band_depth: a top whose front edge lies nearer the reader's centre than
         ``wall_band_top`` (the centre off the top's) is whole when its region in the strip is
         this deep (die edges, low and high: a flat top, seen in perspective and blurred)...
@@ -148,6 +159,13 @@ class CockedSettings:
         beyond it, is no whole top)...
     :param wall_band_top_low: ...and its front edge at least this far out (``whole_top``).
     :param wall_distance_weight: see ``wall_top_shift``.
+    :param wall_pip_margin: a die the wall cue flags is cleared when the wall cue, measured
+        from its top face's centre as its pips give it (``top_pips``) rather than the reader's,
+        finds it this many die edges (the pips' centre's error) past ``wall_top_shift``: its
+        top sits wall-ward of its silhouette as a flat die's does.
+    :param wall_pips: clear by the pips (``wall_pip_margin``) at all.
+    :param wall_pip_agree: ...only where the pips are as many as the reader's face and their
+        centre lies within this many die edges of the reader's (both saw the same face).
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
     :param pair_perspective: a flat die's silhouette's centroid lies this many die edges past
@@ -195,11 +213,16 @@ class CockedSettings:
     wall_top_shift: float = 0.2
     wall_share_weight: float = 0.0
     wall_distance_weight: float = 0.2
+    wall_pips: bool = True
+    wall_pip_margin: float = 0.02
+    wall_pip_agree: float = 0.15
     wall_band_clear: float = 0.08
     wall_band_top: float = 0.42
     wall_band_top_max: float = 0.6
     wall_band_min: float = 0.15
     wall_band_seams: bool = True
+    wall_band_chroma: float | None = 0.07
+    wall_band_alone: float = 1.8
     wall_band_depth: tuple[float, float] = (0.85, 1.2)
     wall_band_back_gap: float = 0.1
     wall_band_top_low: float = 0.3
@@ -314,10 +337,10 @@ def leans_on_wall(geometry: TableGeometry, settings: CockedSettings, box, readin
 
     With the reader's top-face centre: a die at the wall (its silhouette's centre within
     ``wall_near`` die edges of the wall line) whose top face does not sit wall-ward of its
-    silhouette. A flat die shows, besides its top, only its faces turned to the camera, so
-    its top lies on the wall side of its silhouette; a die leaning on the wall has its top
-    tipped away from the wall and shows the face that was against it, on the wall side.
-    Without a reading: a silhouette closer to the wall than a flat die's can be
+    silhouette (``wall_shift``). A flat die shows, besides its top, only its faces turned to
+    the camera, so its top lies on the wall side of its silhouette; a die leaning on the wall
+    has its top tipped away from the wall and shows the face that was against it, on the wall
+    side. Without a reading: a silhouette closer to the wall than a flat die's can be
     (``wall_lean``)."""
     st = settings
     die = geometry.die
@@ -328,17 +351,53 @@ def leans_on_wall(geometry: TableGeometry, settings: CockedSettings, box, readin
     top = getattr(reading, "center", None)
     if top is None:
         return d_wall < st.wall_lean * die
-    d_top, _ = geometry.wall_distance(float(top[0]), float(top[1]))
-    # The reader's belief that it leans weighs in (a top barely wall-ward of the silhouette:
-    # a die leaning steeply, or a flat one seen nearly from above, is judged by the face),
-    # and so does the silhouette's distance to the wall (a leaning die's reaches closer to
-    # the wall than a flat one's can).
-    shift = (
-        (d_top - d_wall) / die
-        + st.wall_share_weight * cocked_share(reading)
-        - st.wall_distance_weight * d_wall / die
-    )
+    shift = wall_shift(geometry, settings, box, top, cocked_share(reading))
     return d_wall < st.wall_near * die and shift > -st.wall_top_shift
+
+
+def wall_shift(geometry: TableGeometry, settings: CockedSettings, box, top,
+               share: float = 0.0) -> float:
+    """How far (die edges) the top face's centre ``top`` sits from the silhouette's (the
+    rotated ``box``'s centre) away from the wall (negative: wall-ward, as a flat die's under a
+    camera tilted toward the wall), plus ``wall_share_weight`` times the reader's belief that
+    the die leans (``share``: a top barely wall-ward of the silhouette, a die leaning steeply or
+    a flat one seen nearly from above, is judged by the face), less ``wall_distance_weight``
+    times the silhouette's distance to the wall (a leaning die's reaches closer to the wall
+    than a flat one's can)."""
+    die = geometry.die
+    d_wall, _ = geometry.wall_distance(*box[0])
+    d_top, _ = geometry.wall_distance(float(top[0]), float(top[1]))
+    return ((d_top - d_wall) / die + settings.wall_share_weight * share
+            - settings.wall_distance_weight * d_wall / die)
+
+
+def flat_by_pips(geometry: TableGeometry, settings: CockedSettings, frame: np.ndarray,
+                 boxes: list, readings: list, walls: list[bool]) -> list[bool]:
+    """For each die the wall cue flags (``walls``), whether the wall cue measured from its top
+    face's centre as its pips give it (``top_pips``: their mean, which the felt's colour, the
+    die's shadow and a glare beside the pips do not move) finds its top wall-ward of its
+    silhouette by ``wall_pip_margin`` past ``wall_top_shift``: that clears the wall cue's flag.
+    Only where the pips are as many as the reader's face (its value, else its ``best_face``)
+    and their centre lies within ``wall_pip_agree`` of the reader's: the pips of a side face
+    taken in with the top's, or of a face the reader did not read, clear nothing. False for
+    the others, and for all with ``wall_pips`` off."""
+    out = [False] * len(boxes)
+    if not settings.wall_pips:
+        return out
+    die = geometry.die
+    for i, box in enumerate(boxes):
+        rd = readings[i] if i < len(readings) else None
+        if not walls[i] or rd is None:
+            continue
+        face = rd.value if rd.value is not None else getattr(rd, "best_face", None)
+        pips = top_pips(frame, rd.center, die)
+        if pips is None or face is None or pips.count != int(face):
+            continue
+        if math.dist(pips.center, rd.center) > settings.wall_pip_agree * die:
+            continue
+        shift = wall_shift(geometry, settings, box, pips.center, cocked_share(rd))
+        out[i] = shift <= -(settings.wall_top_shift + settings.wall_pip_margin)
+    return out
 
 
 def top_region(frame: np.ndarray, top, die: float, tol: float = 10.0,
@@ -396,7 +455,7 @@ class FrontBand(NamedTuple):
 
 
 def front_band(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list,
-               top_max: float | None = None) -> FrontBand | None:
+               top_max: float | None = None, chroma: float | None = None) -> FrontBand | None:
     """How a resting die's front face shows (``FrontBand``, away from the wall from its top
     face's centre ``top``): how far its top face (``top_region``) reaches and how much farther
     its silhouette (``die_offsets``) does, and the same toward the wall; None where either
@@ -409,10 +468,11 @@ def front_band(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops:
     centre (both edges move with it). A die whose lower edge rides up the wall by t tips its
     front face away from the camera: ``toward cos t - sin t`` (none left once tan t > toward,
     and then the face that was against the wall shows beyond the top's back edge, ``back_gap``
-    ``sin t - toward cos t``); one leaning back on the wall shows sin t more."""
+    ``sin t - toward cos t``); one leaning back on the wall shows sin t more. ``chroma``: the
+    silhouette takes in the pixels off the felt's chromaticity as well (``die_offsets``)."""
     geo = silhouettes.geometry
     die = geo.die
-    offsets = die_offsets(silhouettes, frame, top, other_tops)
+    offsets = die_offsets(silhouettes, frame, top, other_tops, chroma)
     if offsets is None:
         return None
     edges = _top_edges(geo, top_region(frame, top, die), top)
@@ -463,8 +523,11 @@ def flat_fronts(silhouettes: RestSilhouettes, settings: CockedSettings, frame: n
     """For each die the wall cue flags (``walls``), whether its front face shows as a flat
     die's does (``front_band`` within ``wall_band_clear`` of the view's ``toward`` at its top,
     its top's front edge where a whole top's lies, the band at least ``wall_band_min``): that
-    clears the wall cue's flag. False for
-    the others, without a camera view, or with ``wall_band_clear`` off."""
+    clears the wall cue's flag. Where it does not, and no other die lies within
+    ``wall_band_alone`` die edges, the band is measured again on the silhouette that takes in
+    the pixels off the felt's chromaticity (``wall_band_chroma``: a die of the felt's colour,
+    whose shaded front face passes for felt or shadow). False for the others, without a camera
+    view, or with ``wall_band_clear`` off."""
     out = [False] * len(boxes)
     if settings.wall_band_clear <= 0 or not any(walls):
         return out
@@ -472,21 +535,35 @@ def flat_fronts(silhouettes: RestSilhouettes, settings: CockedSettings, frame: n
     if view is None:
         return out
     tops = _tops(boxes, readings)
+    die = silhouettes.geometry.die
     for i in range(len(boxes)):
         if not walls[i]:
-            continue
-        seen = front_band(silhouettes, frame, tops[i], [t for j, t in enumerate(tops) if j != i],
-                          settings.wall_band_top_max if settings.wall_band_seams else None)
-        if seen is None:
             continue
         try:
             toward = view.slope(*tops[i])[0]
         except CameraViewError:
             continue
-        out[i] = (whole_top(seen, settings)
-                  and seen.band >= settings.wall_band_min
-                  and abs(seen.band - toward) <= settings.wall_band_clear)
+        others = [t for j, t in enumerate(tops) if j != i]
+        top_max = settings.wall_band_top_max if settings.wall_band_seams else None
+        out[i] = _flat_front(front_band(silhouettes, frame, tops[i], others, top_max),
+                             toward, settings)
+        # a flat die near another may be what that one leans on, unseen by the pair cue: its
+        # flag is then what sends the throw to the operator, so the felt's colour, which
+        # passes a shadow's hue as readily as a face's, does not clear it
+        alone = all(math.dist(boxes[i][0], boxes[j][0]) > settings.wall_band_alone * die
+                    for j in range(len(boxes)) if j != i)
+        if not out[i] and settings.wall_band_chroma is not None and alone:
+            out[i] = _flat_front(front_band(silhouettes, frame, tops[i], others, top_max,
+                                            settings.wall_band_chroma), toward, settings)
     return out
+
+
+def _flat_front(seen: FrontBand | None, toward: float, settings: CockedSettings) -> bool:
+    """Whether a front face (``front_band``) shows as a flat die's: a whole top, a band at
+    least ``wall_band_min`` and within ``wall_band_clear`` of the view angle's ``toward``."""
+    return (seen is not None and whole_top(seen, settings)
+            and seen.band >= settings.wall_band_min
+            and abs(seen.band - toward) <= settings.wall_band_clear)
 
 
 def whole_top(seen: FrontBand, settings: CockedSettings) -> bool:
@@ -564,10 +641,12 @@ def pair_reach(
     return out[0], out[1]
 
 
-def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list):
+def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list,
+                chroma: float | None = None):
     """A resting die's silhouette as offsets (die edges) from its top face's centre ``top``:
     ``(toward, along)``, toward the back wall and along it, one per pixel; None where it cannot
-    be cut out. The silhouette is the pixels changed since before the throw (shadows left out)
+    be cut out. The silhouette is the pixels changed since before the throw (shadows left out;
+    with ``chroma``, those off the felt's chromaticity too: ``RestSilhouettes.die_mask``)
     nearer this top than the other dice's (``other_tops``), within an edge and a half of it."""
     geo = silhouettes.geometry
     die = geo.die
@@ -582,7 +661,7 @@ def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops
     bg = silhouettes.felt(x0, y0, x1, y1, roi)
     if bg is None or bg.shape != roi.shape:
         return None
-    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0)
+    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0, chroma)
     mine = (mask > 0) & ((xx - tx) ** 2 + (yy - ty) ** 2 < (1.5 * die) ** 2)
     for ox, oy in other_tops:
         mine &= (xx - tx) ** 2 + (yy - ty) ** 2 < (xx - ox) ** 2 + (yy - oy) ** 2
@@ -798,7 +877,9 @@ def judge_cocked(
     ]
     # a die whose front face shows as a flat die's does is not tipped away from the wall
     cleared = flat_fronts(silhouettes, settings, frame, boxes, readings, walls)
-    walls = [w and not c for w, c in zip(walls, cleared, strict=True)]
+    # ...nor is one whose top, where its pips put it, sits wall-ward of its silhouette
+    by_pips = flat_by_pips(geometry, settings, frame, boxes, readings, walls)
+    walls = [w and not c and not p for w, c, p in zip(walls, cleared, by_pips, strict=True)]
     tilted = top_faces(geometry, settings, frame, boxes, readings)
     beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
     # the top-face cue: a die by the wall or the other die whose top is foreshortened

@@ -42,6 +42,24 @@ def felt_in_shadow(image: np.ndarray, felt: np.ndarray, darkest: float = 0.08,
     return (k > darkest) & (k < lightest) & (resid < 0.12 * k * np.sqrt(ff) + 4.0)
 
 
+def off_felt_chroma(image: np.ndarray, felt: np.ndarray, tol: float,
+                    lightest_share: float = 0.5) -> np.ndarray:
+    """Where ``image`` has another chromaticity than the ``felt`` (each pixel's B, G, R over
+    their sum; ``tol``: the distance between the two, 0..1.4) and keeps at least
+    ``lightest_share`` of the felt's brightness. Shading scales a colour and keeps its
+    chromaticity: a die's shaded face keeps the die's, the felt in a shadow the felt's, so a
+    die of nearly the felt's colour and brightness (a green die on green felt, whose faces the
+    change and shadow tests take for felt) still differs here. Dark pixels are left out: their
+    chromaticity is the sensor's noise."""
+    p = image.astype(np.float32)
+    f = felt.astype(np.float32)
+    sp = p.sum(axis=2) + 1.0
+    sf = f.sum(axis=2) + 1.0
+    d = p / sp[..., None] - f / sf[..., None]
+    off = (np.sqrt((d * d).sum(axis=2)) > tol) & (sp > lightest_share * sf)
+    return cv2.morphologyEx(off.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
 class RestSilhouettes:
     """The dice's silhouettes on a rest frame, against the felt as it was before the throw.
 
@@ -117,16 +135,20 @@ class RestSilhouettes:
         ox, oy = x0 - bx0 * s, y0 - by0 * s
         return bg[oy : oy + (y1 - y0), ox : ox + (x1 - x0)]
 
-    def die_mask(self, roi: np.ndarray, bg: np.ndarray, x0: int, y0: int):
+    def die_mask(self, roi: np.ndarray, bg: np.ndarray, x0: int, y0: int,
+                 chroma: float | None = None):
         """Pixels of a window (origin x0, y0) that dice cover: changed since before the throw,
-        not the felt darkened evenly (a shadow), not well beyond the wall line. Returns the mask
-        and the window's pixel coordinates (xx, yy)."""
+        not the felt darkened evenly (a shadow), not well beyond the wall line. ``chroma``: as
+        well, pixels off the felt's chromaticity by more than this (``off_felt_chroma``: a die
+        of the felt's colour). Returns the mask and the window's pixel coordinates (xx, yy)."""
         geo = self.geometry
         die = geo.die
         mask = changed_pixels(roi, bg, self.threshold)
         # the felt darkened evenly is the die's shadow, not the die: cast by the lamp to any
         # side, it would shift the silhouette the cocked cues compare with the top face
         mask[felt_in_shadow(roi, bg)] = 0
+        if chroma is not None:
+            mask |= off_felt_chroma(roi, bg, chroma)
         h, w = roi.shape[:2]
         yy, xx = np.mgrid[y0 : y0 + h, x0 : x0 + w]
         # The die hides the wall's foot and shades it: pixels well beyond the wall line are not

@@ -72,11 +72,6 @@ class Ledger:
         account.escrow -= units
         account.balance += units
 
-    def pay(self, loser: str, winner: str, units: int) -> None:
-        """Move ``units`` of ``loser``'s escrow to ``winner``'s balance."""
-        self.accounts[loser].escrow -= units
-        self.accounts[winner].balance += units
-
     def cash_out(self, player: str) -> int:
         """Pay out ``player``'s whole balance and close his account (escrow must be empty)."""
         units = self.accounts.pop(player).balance

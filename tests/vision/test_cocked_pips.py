@@ -1,0 +1,135 @@
+"""The top face's pips as a ruler (vision.top_pips, vision.cocked_cues.flat_by_pips): their mean
+is the top face's centre whatever the face, so the wall cue measured from it is not moved by the
+reader's error in that centre. Constructed rest frames under a camera tilted toward the wall
+(R-I2)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.test_cocked_front import (
+    TILTED,
+    TOP,
+    X,
+    _frame,
+    _resting_die,
+    _silhouettes,
+    _toward,
+)
+from tests.vision.tracker_synth import DIE, FELT, PIPS, WALL_Y, background
+from vision.cocked_cues import CockedSettings, flat_by_pips, judge_cocked, leans_on_wall
+from vision.dice import DieReading
+from vision.throw_geometry import TableGeometry
+from vision.top_pips import top_pips
+
+BODY = (60, 120, 40)
+
+
+def _face(value: int, centre, angle_deg: float = 0.0, extra=None) -> np.ndarray:
+    """A die's top face, ``DIE`` wide, turned by ``angle_deg``, on the felt; its pips 0.27
+    edge from its centre, 0.18 edge across, drawn to a sixteenth of a pixel. ``extra``: one more pip (x, y) in
+    die edges from the centre (a side face's pip beside the top's)."""
+    img = background(0)
+    cx, cy = centre
+    box = cv2.boxPoints(((cx, cy), (DIE, DIE), angle_deg))
+    cv2.fillConvexPoly(img, np.round(box).astype(np.int32), BODY)
+    a = math.radians(angle_deg)
+    pips = [(0.27 * px, 0.27 * py) for px, py in PIPS[value]] + ([extra] if extra else [])
+    for px, py in pips:
+        x = cx + (px * math.cos(a) - py * math.sin(a)) * DIE
+        y = cy + (px * math.sin(a) + py * math.cos(a)) * DIE
+        cv2.circle(img, (round(x * 16), round(y * 16)), round(0.09 * DIE * 16), (245, 245, 245),
+                   -1, cv2.LINE_AA, shift=4)
+    return img
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("angle", [0.0, 27.0])
+def test_the_pips_mean_is_the_top_faces_centre_whatever_the_face(value, angle):
+    centre = (301.3, 222.6)
+    # the reader's centre 0.1 edge off, as on a glare
+    found = top_pips(_face(value, centre, angle), (centre[0] + 0.1 * DIE, centre[1]), DIE)
+    assert found is not None and found.count == value
+    assert math.dist(found.center, centre) < 0.3  # pixels
+
+
+def test_pips_that_are_not_one_faces_are_not_taken():
+    centre = (300.0, 220.0)
+    # a pip beside a face of four (a side face's, or a glare): not point-symmetric
+    img = _face(4, centre, extra=(0.0, 0.4))
+    assert top_pips(img, centre, DIE) is None
+    # no pips at all (the felt)
+    assert top_pips(background(0), centre, DIE) is None
+
+
+def _same_shade_at_wall(lean_deg: float):
+    """A die against the back wall whose front face has its top's shade (a lamp in front of
+    it), no seam between them: the top's region runs into the front face, so the front face's
+    band cannot be measured and cannot clear the wall cue's flag: ``(felt, img, edges,
+    true_top_d)``."""
+    felt = background(0)
+    edges = _resting_die(lean_deg, _toward(felt))
+    img = _frame(felt, edges)
+    _, top_front, bottom = (round(WALL_Y + e * DIE) for e in edges)
+    img[top_front:bottom, round(X - DIE / 2):round(X + DIE / 2)] = TOP
+    return felt, img, edges, (edges[0] + edges[1]) / 2
+
+
+def _judge(felt, img, edges, top_d, value: int = 3, **settings):
+    back, _, bottom = edges
+    box = ((X, WALL_Y + (max(back, -0.35) + bottom) / 2 * DIE), (DIE, (bottom - back) * DIE), 0.0)
+    top = (X, WALL_Y + top_d * DIE)
+    reading = DieReading(value, top, (top, (DIE, DIE), 0.0), 0.99, False, 0.05)
+    cues = CockedSettings(**settings)
+    _, (cocked,) = judge_cocked(_silhouettes(felt), cues, None, img, [box], [reading])
+    geometry = TableGeometry(TILTED)
+    return (cocked, leans_on_wall(geometry, cues, box, reading),
+            flat_by_pips(geometry, cues, img, [box], [reading], [True])[0])
+
+
+def test_a_flat_die_whose_readers_centre_is_off_is_cleared_by_its_pips():
+    """A flat die touching the wall, the reader's centre 0.07 edge off its top toward the
+    front (as on a glare; under the wall-face cue's 0.08): the wall cue takes it for leaning
+    and the front face cannot clear it. Its pips put the top's centre where it is, wall-ward of
+    the silhouette as a flat die's: cleared."""
+    felt, img, edges, top_d = _same_shade_at_wall(0.0)
+    cocked, wall_cue, _ = _judge(felt, img, edges, top_d + 0.07, wall_pips=False)
+    assert wall_cue and cocked
+    cocked, wall_cue, by_pips = _judge(felt, img, edges, top_d + 0.07)
+    assert wall_cue and by_pips and not cocked
+
+
+@pytest.mark.parametrize("lean_deg", [10.0, 12.0, 15.0])
+def test_a_tipped_die_stays_flagged_wherever_the_reader_puts_its_centre(lean_deg):
+    """A die tipped 10-15 degrees away from the wall: its pips put its top where a tipped
+    die's is, not wall-ward of its silhouette as a flat die's: the flag stands."""
+    felt, img, edges, top_d = _same_shade_at_wall(lean_deg)
+    for off in (0.0, 0.06, 0.12):
+        cocked, wall_cue, by_pips = _judge(felt, img, edges, top_d + off)
+        assert wall_cue and not by_pips and cocked
+
+
+def test_a_die_whose_silhouette_ends_at_its_top_is_not_cleared_by_its_pips():
+    """A flat die whose front face is the felt's colour (green on green): its silhouette ends
+    at its top, so its top does not sit wall-ward of it, and the pips, which measure the top
+    and not the silhouette, do not clear it."""
+    felt, img, edges, top_d = _same_shade_at_wall(0.0)
+    _, top_front, bottom = (round(WALL_Y + e * DIE) for e in edges)
+    img[top_front:bottom, round(X - DIE / 2):round(X + DIE / 2)] = FELT
+    cut = (edges[0], edges[1], edges[1])
+    cocked, wall_cue, by_pips = _judge(felt, img, cut, top_d)
+    assert wall_cue and not by_pips and cocked
+
+
+def test_pips_that_do_not_agree_with_the_reader_clear_nothing():
+    """The reader read another face than the pips show (a side face's pips taken in, or a
+    misread), or its centre lies far from theirs: the pips clear nothing."""
+    felt, img, edges, top_d = _same_shade_at_wall(0.0)
+    cocked, _, by_pips = _judge(felt, img, edges, top_d + 0.07, value=5)
+    assert cocked and not by_pips
+    cocked, _, by_pips = _judge(felt, img, edges, top_d + 0.07, wall_pip_agree=0.05)
+    assert cocked and not by_pips
