@@ -65,30 +65,35 @@ def read_labels(txt: Path, width: int, height: int) -> list[tuple[int, float, fl
     return out
 
 
-def match(labels, dice) -> dict[str, int]:
-    """Greedy nearest matching of labelled dice to readings; the counts of one image."""
+def outcomes(labels, dice) -> list[tuple[str, int | None]]:
+    """Greedy nearest matching of labelled dice to readings: per label, its outcome
+    ("correct", "misread", "abstained" or "missed") and the index of the reading matched."""
     pairs = []
     for li, (_, lx, ly, r) in enumerate(labels):
         for di, d in enumerate(dice):
             dist = ((d.center[0] - lx) ** 2 + (d.center[1] - ly) ** 2) ** 0.5
             if dist <= r:
                 pairs.append((dist, li, di))
+    out: list[tuple[str, int | None]] = [("missed", None)] * len(labels)
     used_l, used_d = set(), set()
-    n = {"dice": len(labels), "correct": 0, "misread": 0, "abstained": 0, "missed": 0, "fp": 0}
     for _, li, di in sorted(pairs):
         if li in used_l or di in used_d:
             continue
         used_l.add(li)
         used_d.add(di)
         v = dice[di].value
-        if v is None:
-            n["abstained"] += 1
-        elif v == labels[li][0]:
-            n["correct"] += 1
-        else:
-            n["misread"] += 1
-    n["missed"] = len(labels) - len(used_l)
-    n["fp"] = len(dice) - len(used_d)
+        out[li] = ("abstained" if v is None else "correct" if v == labels[li][0]
+                   else "misread", di)
+    return out
+
+
+def match(labels, dice) -> dict[str, int]:
+    """Greedy nearest matching of labelled dice to readings; the counts of one image."""
+    n = {"dice": len(labels), "correct": 0, "misread": 0, "abstained": 0, "missed": 0, "fp": 0}
+    got = outcomes(labels, dice)
+    for what, _ in got:
+        n[what] += 1
+    n["fp"] = len(dice) - sum(di is not None for _, di in got)
     return n
 
 
@@ -325,10 +330,11 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
 
 
 def score_kinds(reader, kinds: list[str] | None, part: str | None,
-                verbose: bool = False) -> dict:
+                verbose: bool = False, failures: list | None = None) -> dict:
     """Per kind of dice (dice_split.json "kinds"; None: every kind), the counts of that kind's
     dice alone over the photos of ``part`` (None: every photo of its set), and the median time
-    to read a photo."""
+    to read a photo. ``failures``: a list to append a ``failure_tile`` to for each die of the
+    kinds misread, abstained on or missed."""
     split = json.loads(SPLIT.read_text())
     if "kinds" not in split:
         raise SystemExit(f"{SPLIT} has no kinds: run tools/train_reader.py kinds")
@@ -362,8 +368,14 @@ def score_kinds(reader, kinds: list[str] | None, part: str | None,
                 if not ours:
                     continue
                 others = [lab for lab, kk in zip(labels, per_die, strict=True) if kk != k]
-                n = match(ours, _drop_matched(others, dice))
+                rest = _drop_matched(others, dice)
+                n = match(ours, rest)
                 n["images"] = 1
+                if failures is not None:
+                    for lab, (what, di) in zip(ours, outcomes(ours, rest), strict=True):
+                        if what != "correct":
+                            failures.append(failure_tile(frame, lab, what, None if di is None
+                                                         else rest[di], jpg.name))
                 for key, v in n.items():
                     results[k][key] += v
                 ms[k].append(took)
@@ -374,6 +386,54 @@ def score_kinds(reader, kinds: list[str] | None, part: str | None,
         results[k]["median_ms_once"] = results[k]["median_ms"]
         results[k]["look"] = known[k]["look"]
     return results
+
+
+TILE = 80  # a failure's tile: the photo round the die, and the reader's crop, each TILE px
+
+
+def failure_tile(frame: np.ndarray, label, what: str, die, photo: str) -> dict:
+    """A die the reader got wrong, for a person to look at: the photo round the labelled die
+    (twice its box), the crop the reader's classifier saw (cut at the reading's centre, size
+    and angle; grey when missed), and what it was and what the reader said."""
+    from vision.dice_crop import CROP_PX, CROP_SCALE, crop_die
+
+    value, x, y, r = label
+    box = r / 0.75
+    half = max(8, int(round(box)))
+    pad = cv2.copyMakeBorder(frame, half, half, half, half, cv2.BORDER_CONSTANT)
+    xi, yi = int(round(x)) + half, int(round(y)) + half
+    around = cv2.resize(pad[yi - half:yi + half, xi - half:xi + half], (TILE, TILE),
+                        interpolation=cv2.INTER_AREA)
+    if die is None:
+        crop = np.full((TILE, TILE, 3), 96, np.uint8)
+        said = "missed"
+    else:
+        (_, _), (bw, bh), ba = die.box
+        c = crop_die(frame, die.center, max(bw, bh), ba, CROP_PX, CROP_SCALE)
+        crop = cv2.resize(c, (TILE, TILE), interpolation=cv2.INTER_NEAREST)
+        said = ("cocked" if die.cocked else str(die.value if die.value is not None
+                                                 else f"({die.best_face})"))
+        said += f" {die.confidence:.2f}"
+    return {"photo": photo, "x": round(x), "y": round(y), "label": value, "what": what,
+            "said": said, "box_px": round(box), "tile": np.hstack([around, crop])}
+
+
+def write_sheet(path: Path, failures: list[dict], cols: int = 6) -> None:
+    """A contact sheet of ``failure_tile`` dicts: misreads first, then abstentions, misses;
+    under each, the label, what the reader said (a face in brackets: its best guess when it
+    abstained) and the die's box in photo pixels."""
+    order = {"misread": 0, "abstained": 1, "missed": 2}
+    failures = sorted(failures, key=lambda f: (order[f["what"]], f["photo"]))
+    w, h = 2 * TILE + 6, TILE + 14
+    rows = max(1, -(-len(failures) // cols))
+    sheet = np.full((rows * h, cols * w, 3), 255, np.uint8)
+    for i, f in enumerate(failures):
+        y0, x0 = (i // cols) * h, (i % cols) * w
+        sheet[y0:y0 + TILE, x0:x0 + 2 * TILE] = f["tile"]
+        colour = (0, 0, 200) if f["what"] == "misread" else (120, 60, 0)
+        cv2.putText(sheet, f"{f['label']}: {f['said']} {f['box_px']}px", (x0 + 2, y0 + TILE + 11),
+                    cv2.FONT_HERSHEY_PLAIN, 0.9, colour, 1, cv2.LINE_AA)
+    cv2.imwrite(str(path), sheet)
 
 
 def _warp(frame: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -539,6 +599,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--leave-out", action="append", default=[], metavar="KIND",
                     help="score this kind's dice alone, on every photo of its set unless --part "
                     "is given (repeatable; e.g. with --models of a run that left it out)")
+    ap.add_argument("--sheet", type=Path, default=None, metavar="PNG",
+                    help="--per-kind / --leave-out: a contact sheet of the dice misread, "
+                    "abstained on or missed (the photo round each, the reader's crop)")
     ap.add_argument("--stress", action="store_true",
                     help="the --part's photos resized, recoloured, side-lit, tilted, blurred")
     a = ap.parse_args(argv)
@@ -548,9 +611,16 @@ def main(argv: list[str] | None = None) -> int:
     reader = DiceReader(a.models)
     if a.per_kind or a.leave_out:
         part = None if a.all else a.part or (None if a.leave_out else "held_out")
-        results = score_kinds(reader, a.leave_out or None, part, a.verbose)
+        failures = [] if a.sheet else None
+        results = score_kinds(reader, a.leave_out or None, part, a.verbose, failures)
         for k, t in results.items():
             print(report(f"{k} ({t['look']})", t), flush=True)
+        if a.sheet:
+            write_sheet(a.sheet, failures)
+            print(f"wrote {a.sheet}: {len(failures)} dice")
+            if a.json:
+                print(json.dumps([{k: v for k, v in f.items() if k != "tile"}
+                                  for f in failures]))
         if a.json:
             print(json.dumps(results))
         return 0

@@ -12,7 +12,20 @@ leaning 18-40 degrees (on a wall or another die) under a nearly overhead camera:
 camera looks down, so a die that shows its sides is one that leans, and must not be read.
 
 A marbled body is veined (a second, sometimes third, colour in streaks bent by turbulence, as
-acrylic marbled dice are) or swirled; a wooden one has growth rings and fine grain.
+acrylic marbled dice are), swirled, or clouded (broad patches of two colours, any two hues, with
+sharp edges); a wooden one has growth rings and fine grain.
+
+A translucent body lets the ground's light through (``transmit``: the share that crosses the
+die, tinted by the body's hue), more near the edges, where light also comes in through the
+sides; the pips of the far faces (painted, so they block that light) show through it faintly,
+blurred by the body and shifted by the view (the bottom face's mirrored under the top, the
+sides' squeezed into bands along its edges): a smoky die is a dark body that is grey over a
+light tray. Pips stand out from the body by a wide range of contrast, down to a few grey levels
+(dull red pips on a smoky body); they may nearly touch (a six's columns running together). A
+glossy die shines where the half-vector between light and camera meets its surface: a spot or
+a streak (a window, a lamp's panel) on the top face, a line along each rounded edge that faces
+the light, a crescent on an engraved pip's wall. The photo is as soft as a phone's at that size
+(a blur in image pixels, not in die edges).
 
     python tools/render_dice_crops.py --n 48 --out /tmp/rendered.png   # a contact sheet
 
@@ -22,9 +35,10 @@ acrylic marbled dice are) or swirled; a wooden one has growth rings and fine gra
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -40,8 +54,17 @@ _CORNER = abs(PIP_LAYOUTS[4][0][0])
 PIPS = {v: [(x / _CORNER, y / _CORNER) for x, y in pts] for v, pts in PIP_LAYOUTS.items()}
 TEX = 96  # face texture side, pixels
 # the renderer's version, in the name of train_reader's cache of rendered crops (2: veined
-# marbling, wood grain, leaning dice, the camera within 15 degrees of overhead)
-RENDERER = 2
+# marbling, wood grain, leaning dice, the camera within 15 degrees of overhead; 3: light through
+# translucent bodies and the far faces' pips in it, clouded marbling of any two colours,
+# low-contrast and large pips, glare on edges and pip walls, a camera's softness; 4: dark
+# bodies twice as often, red pips more often, fewer low-contrast pips, an illegible die redrawn)
+RENDERER = 4
+MIN_PIP_CONTRAST = 12.0  # the least pip-body gap drawn (Lab units): a few grey levels
+MIN_LEGIBLE = 14.0  # the least the pips must stand out in the final crop (``pip_signal``)
+DARK_SHARE = 0.3  # the share of dice with dark bodies (black, smoky, near-black tinted)
+LOW_CONTRAST_SHARE = 0.15  # the share whose pips are drawn toward the body's colour
+LEGIBLE_TRIES = 6  # looks drawn for one die before the last is kept whatever it shows
+GLOSS = (20.0, 120.0)  # the shininess exponent of a glossy die's highlights
 COCKED = 7  # the label of a leaning die (train_reader's class 6, after the six faces)
 LEAN_DEG = (18.0, 40.0)  # how far a cocked die leans (the simulator's cocked dice)
 
@@ -68,20 +91,30 @@ class DieLook:
     corner: float  # corner rounding, share of the face side (0 sharp .. 0.22)
     pip_radius: float  # share of the face side
     pip_spacing: float  # share of the face side
-    grain: str = "swirl"  # how ``marble`` lies in the body: "swirl", "veins" or "wood"
+    grain: str = "swirl"  # how ``marble`` lies in the body: "swirl", "veins", "clouds", "wood"
     third: np.ndarray | None = None  # veins: a third colour in thin streaks, or None
+    transmit: float = 0.3  # translucent: the share of the ground's light that crosses the die
+    ghost: float = 0.0  # translucent: how dark the far faces' pips show through (0 .. 0.35)
+    gloss: float = 0.0  # 0 matt .. 1: how bright the highlights on edges and pip walls are
 
     @classmethod
     def random(cls, rng: np.random.Generator) -> DieLook:
         """Any body colour (light blues, dark blues, reds, greens, black, white, wood...) and a
-        pip colour that stands out from it (white, black, red, gold, or any)."""
+        pip colour that stands out from it (white, black, red, gold, or any).
+
+        Dark bodies (black, smoky, near-black tinted) are drawn as often as DARK_SHARE: they
+        are where pips stand out least and a translucent body changes most with the ground."""
         while True:
             hue = rng.uniform(0, 180)
             kind = rng.random()
             if kind < 0.15:  # white / ivory / grey
                 body = np.array([rng.uniform(170, 250)] * 3) + rng.normal(0, 8, 3)
-            elif kind < 0.3:  # black / very dark
+            elif kind < 0.15 + DARK_SHARE:  # black / very dark, at times tinted (smoke, plum)
                 body = np.array([rng.uniform(10, 60)] * 3) + rng.normal(0, 6, 3)
+                if rng.random() < 0.5:
+                    hsv = np.uint8([[[hue, rng.uniform(60, 200), 255]]])
+                    tint = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0] / 255.0
+                    body = body * (0.6 + 0.6 * tint)
             else:
                 sat = rng.uniform(0.3, 1.0)
                 val = rng.uniform(0.25, 1.0)
@@ -92,14 +125,16 @@ class DieLook:
                 pip = np.array([245.0, 245, 245])
             elif p < 0.6:
                 pip = np.array([20.0, 20, 20])
-            elif p < 0.72:
-                pip = np.array([40.0, 40, 200])  # red
-            elif p < 0.84:
+            elif p < 0.8:  # red, bright or dull (paint in a hollow, in shade)
+                v = rng.uniform(0.35, 0.85) * 255
+                pip = np.array([rng.uniform(0.1, 0.3) * v, rng.uniform(0.1, 0.3) * v, v])
+            elif p < 0.88:
                 pip = np.array([40.0, 180, 220])  # gold / yellow
             else:
                 pip = rng.uniform(0, 255, 3)
             if _contrast(body, pip) > 70:
                 break
+        smoky = 0.15 <= kind < 0.15 + DARK_SHARE and rng.random() < 0.5  # dark: half smoky
         marble, grain, third = None, "swirl", None
         pattern = rng.random()
         if pattern < 0.12:  # wood: a brown body, its rings a darker brown
@@ -108,19 +143,47 @@ class DieLook:
             grain = "wood"
             if _contrast(body, pip) <= 70:
                 pip = np.array([20.0, 20, 20]) if body.mean() > 110 else np.array([235.0] * 3)
-        elif pattern < 0.37:  # marbled: veins of a second colour (dark in light, light in dark)
-            grain = "veins" if rng.random() < 0.7 else "swirl"
+        elif pattern < 0.42:  # marbled: a second colour (dark in light, light in dark...)
+            g = rng.random()
+            grain = "veins" if g < 0.5 else "clouds" if g < 0.8 else "swirl"
             marble = np.clip(body + rng.normal(0, 70, 3), 0, 255)
             if rng.random() < 0.4:  # blue-black, purple-black, green-white...
                 marble = np.clip(255 - body + rng.normal(0, 30, 3), 0, 255)
+            elif grain == "clouds" and rng.random() < 0.6:  # any two hues, either dark or bright
+                hsv = np.uint8([[[rng.uniform(0, 180), rng.uniform(120, 255),
+                                  rng.uniform(50, 255)]]])
+                marble = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
             if rng.random() < 0.3:
                 third = rng.uniform(0, 255, 3)
         translucent = rng.uniform(0.2, 0.7) if rng.random() < 0.35 and grain != "wood" else 0.0
+        if smoky:
+            translucent = rng.uniform(0.45, 0.85)
+        # a die's pips also come far less distinct (worn paint, dull red on smoke, a tinted
+        # body the pips' colour shows through): the contrast drawn down to a few grey levels
+        if rng.random() < LOW_CONTRAST_SHARE:
+            pip = _toward(body, pip, rng.uniform(MIN_PIP_CONTRAST, 70))
         return cls(body=np.clip(body, 0, 255), pip=pip, marble=marble,
                    translucent=translucent, engraved=rng.random() < 0.4,
                    corner=rng.uniform(0.0, 0.22) if rng.random() < 0.8 else 0.0,
-                   pip_radius=rng.uniform(0.065, 0.1), pip_spacing=rng.uniform(0.24, 0.3),
-                   grain=grain, third=third)
+                   pip_radius=rng.uniform(0.065, 0.125), pip_spacing=rng.uniform(0.24, 0.3),
+                   grain=grain, third=third, transmit=rng.uniform(0.2, 0.7),
+                   ghost=rng.uniform(0.08, 0.35) if translucent else 0.0,
+                   gloss=rng.uniform(0.3, 1.0) if rng.random() < 0.6 else 0.0)
+
+
+def _toward(body: np.ndarray, pip: np.ndarray, gap: float) -> np.ndarray:
+    """The pip colour moved toward the body's until the two stand ``gap`` apart (``_contrast``),
+    or as it was when it is already that close."""
+    if _contrast(body, pip) <= gap:
+        return pip
+    lo, hi = 0.0, 1.0  # share of the way from body to pip
+    for _ in range(12):
+        mid = (lo + hi) / 2
+        if _contrast(body, body + (pip - body) * mid) < gap:
+            lo = mid
+        else:
+            hi = mid
+    return np.clip(body + (pip - body) * hi, 0, 255)
 
 
 def _wood_colour(rng: np.random.Generator) -> np.ndarray:
@@ -148,6 +211,11 @@ def body_pattern(look: DieLook, n: int, rng: np.random.Generator) -> np.ndarray:
     if look.grain == "swirl":  # slow blobs of the second colour
         w = np.clip(0.5 + 2.0 * _noise(n, rng, n / 8), 0, 1)[..., None]
         return col * (1 - w) + look.marble * w
+    if look.grain == "clouds":  # broad patches, edges a few pixels wide, a swirl at times
+        field = _noise(n, rng, n / rng.uniform(3, 7)) + 0.35 * _noise(n, rng, n / 14)
+        share = rng.uniform(-0.8, 0.8)  # how much of the body is the second colour
+        w = 1 / (1 + np.exp(-(field - share) * rng.uniform(4, 12)))
+        return col * (1 - w[..., None]) + look.marble * w[..., None]
     if look.grain == "wood":
         cx, cy = rng.uniform(-1.5, 2.5, 2)
         r = np.hypot(xx - cx, yy - cy) + 0.03 * _noise(n, rng, n / 6)
@@ -181,8 +249,24 @@ def _contrast(a: np.ndarray, b: np.ndarray) -> float:
     return float(max(abs(la[0] - lb[0]), np.hypot(*(la[1:] - lb[1:])) * 1.5))
 
 
-def face_texture(value: int, look: DieLook, rng: np.random.Generator):
-    """One face (TEX x TEX): colour (float BGR), alpha (the rounded outline) and pip mask."""
+def _pip_mask(value: int, look: DieLook, n: int = TEX) -> np.ndarray:
+    """A face's pips (n x n, 0..1), in the face's own (u, v) frame."""
+    pips = np.zeros((n, n), np.float32)
+    pr = look.pip_radius * n
+    for i, j in PIPS[value]:
+        c = (n / 2 + i * look.pip_spacing * n, n / 2 + j * look.pip_spacing * n)
+        centre = (int(round(c[0] * 4)), int(round(c[1] * 4)))
+        cv2.circle(pips, centre, int(round(pr * 4)), 1.0, -1, cv2.LINE_AA, shift=2)
+    return pips
+
+
+def face_texture(value: int, look: DieLook, rng: np.random.Generator,
+                 half: np.ndarray | None = None):
+    """One face (TEX x TEX): colour (float BGR), alpha (the rounded outline), pip mask and
+    highlight (0..1: the share of white a glossy surface adds where it mirrors the light).
+
+    :param half: the half-vector between the light and the camera in the face's (u, v, normal)
+        frame, for a glossy die's highlights (None: none drawn)."""
     n = TEX
     col = body_pattern(look, n, rng) + rng.normal(0, 3, (n, n, 1))
     alpha = np.zeros((n, n), np.float32)
@@ -191,21 +275,113 @@ def face_texture(value: int, look: DieLook, rng: np.random.Generator):
     cv2.rectangle(alpha, (0, r), (n - 1, n - 1 - r), 1.0, -1)
     for cx, cy in ((r, r), (n - 1 - r, r), (r, n - 1 - r), (n - 1 - r, n - 1 - r)):
         cv2.circle(alpha, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
-    pips = np.zeros((n, n), np.float32)
+    pips = _pip_mask(value, look, n)
     rim = np.zeros((n, n), np.float32)
     pr = look.pip_radius * n
-    for i, j in PIPS[value]:
-        c = (n / 2 + i * look.pip_spacing * n, n / 2 + j * look.pip_spacing * n)
-        centre = (int(round(c[0] * 4)), int(round(c[1] * 4)))
-        cv2.circle(pips, centre, int(round(pr * 4)), 1.0, -1, cv2.LINE_AA, shift=2)
-        if look.engraved:  # the hollow's wall in shade on the side away from the light
+    centres = [(n / 2 + i * look.pip_spacing * n, n / 2 + j * look.pip_spacing * n)
+               for i, j in PIPS[value]]
+    if look.engraved:  # the hollow's wall in shade on the side away from the light
+        for c in centres:
             off = (int(round((c[0] + 0.25 * pr) * 4)), int(round((c[1] + 0.25 * pr) * 4)))
             cv2.circle(rim, off, int(round(pr * 1.1 * 4)), 1.0, -1, cv2.LINE_AA, shift=2)
     col = col * (1 - pips[..., None]) + look.pip * pips[..., None]
     if look.engraved:
         shade = np.clip(rim - pips, 0, 1)[..., None]
         col = col * (1 - 0.55 * shade)
-    return col, alpha, pips
+    spec = np.zeros((n, n), np.float32)
+    if look.gloss and half is not None:
+        k = GLOSS[0] + (GLOSS[1] - GLOSS[0]) * rng.random()
+        _edge_highlights(spec, look, half, k)
+        if look.engraved:
+            _pip_wall_highlights(spec, centres, pr, half)
+        spec = np.clip(spec * look.gloss, 0, 1)
+    return col, alpha, pips, spec
+
+
+def _pip_wall_highlights(spec: np.ndarray, centres, pr: float, half: np.ndarray) -> None:
+    """An arc on each engraved pip's wall where it mirrors the light (in place).
+
+    A pip's hollow is a shallow spherical dimple (its sphere about 2.5 pip radii): its normal
+    equals the half-vector at an offset of -2.5 pr times the half-vector's lean, on the wall
+    away from the light, clipped to the rim; at the rim the highlight spreads into an arc."""
+    lean = math.hypot(float(half[0]), float(half[1]))
+    if lean < 0.02:
+        return
+    d = min(0.85, 2.5 * lean)  # from the pip's centre, in pip radii
+    facing = math.degrees(math.atan2(-float(half[1]), -float(half[0])))
+    spread = 10 + 60 * d  # degrees of arc each side
+    for cx, cy in centres:
+        cv2.ellipse(spec, (int(round(cx * 4)), int(round(cy * 4))),
+                    (int(round(d * pr * 4)), int(round(d * pr * 4))), facing, -spread, spread,
+                    1.0, max(1, int(round(0.25 * pr))), cv2.LINE_AA, shift=2)
+
+
+def _edge_highlights(spec: np.ndarray, look: DieLook, half: np.ndarray, k: float) -> None:
+    """Lines along the face's rounded edges where they mirror the light (in place).
+
+    An edge rounded to a quarter cylinder has normals that sweep from the face's to the side's;
+    it shines at the one whose tilt toward the side matches the half-vector's, as bright as the
+    half-vector lies in that sweep's plane (to the power ``k``)."""
+    n = spec.shape[0]
+    b = max(look.corner, 0.05) * n * 0.9  # the rounding's width, texels
+    r = int(look.corner * n)
+    hz = float(half[2])
+    for axis, sign in ((0, 1), (0, -1), (1, 1), (1, -1)):
+        hd = sign * float(half[axis])  # the half-vector's lean toward this edge's side
+        if hd <= 0 or hz <= 0:
+            continue
+        theta = math.atan2(hd, hz)
+        strength = (hd * hd + hz * hz) ** (k / 2)
+        if strength < 0.02:
+            continue
+        d = b * (1 - math.sin(theta))  # from the edge inward
+        pos = (n - 1 - d) if sign > 0 else d
+        width = max(0.7, 0.18 * b)
+        off = np.abs(np.arange(n) - pos)
+        line = np.where(off < 3 * width, np.exp(-(off ** 2) / (2 * width * width)), 0) * strength
+        span = np.zeros(n)
+        span[r:n - r] = 1
+        span = cv2.GaussianBlur(span.reshape(1, -1), (0, 0), max(1.0, n / 30)).ravel()
+        m = np.outer(span, line) if axis == 0 else np.outer(line, span)
+        np.maximum(spec, m.astype(np.float32), out=spec)
+
+
+def through_light(value: int, look: DieLook, rng: np.random.Generator, shift: np.ndarray,
+                  n: int = TEX) -> tuple[np.ndarray, np.ndarray]:
+    """What of the ground's light crosses a translucent die under its top face ``value``:
+    (gain n x n, the light through as a share of ``transmit``, more near the edges; block
+    n x n, where the far faces' pips stop it, 0..1 times ``ghost``).
+
+    The bottom face's pips lie under the top's, mirrored, shifted by ``shift`` (the parallax
+    of a die's depth under a tilted camera, in face sides) and blurred by the body; the four
+    sides' pips show squeezed into bands along the top's edges (light bent through the
+    sides)."""
+    yy, xx = (np.mgrid[0:n, 0:n] + 0.5) / n
+    edge = np.minimum(np.minimum(xx, 1 - xx), np.minimum(yy, 1 - yy))
+    gain = 1 + rng.uniform(0.3, 1.2) * np.exp(-edge / rng.uniform(0.05, 0.15))
+    block = np.zeros((n, n), np.float32)
+    if look.ghost <= 0:
+        return gain.astype(np.float32), block
+    bottom = _pip_mask(7 - value, look, n)
+    bottom = np.rot90(bottom[:, ::-1], int(rng.integers(0, 4)))
+    m = np.float32([[1, 0, shift[0] * n], [0, 1, shift[1] * n]])
+    block += cv2.warpAffine(np.ascontiguousarray(bottom), m, (n, n))
+    sides = [v for v in range(1, 7) if v not in (value, 7 - value)]
+    rng.shuffle(sides)
+    band = rng.uniform(0.12, 0.25)  # how deep a side's pips show in, share of the face
+    for side, (axis, far) in zip(sides, ((0, False), (0, True), (1, False), (1, True)),
+                                 strict=True):
+        sq = cv2.resize(_pip_mask(side, look, n), (n, max(2, int(band * n))),
+                        interpolation=cv2.INTER_AREA)
+        strip = np.zeros((n, n), np.float32)
+        strip[:sq.shape[0]] = sq
+        if far:
+            strip = strip[::-1]
+        if axis:
+            strip = strip.T
+        block = np.maximum(block, strip * rng.uniform(0.3, 0.8))
+    block = cv2.GaussianBlur(block, (0, 0), n * rng.uniform(0.03, 0.07))
+    return gain.astype(np.float32), np.clip(block * look.ghost, 0, 1)
 
 
 def _rot(axis: str, deg: float) -> np.ndarray:
@@ -285,6 +461,13 @@ def draw_die(img: np.ndarray, value: int, look: DieLook, centre, edge: float, ya
     tint = 1.0 if look.translucent == 0 else (look.body / 255.0) * 0.6 + 0.4
     img *= 1 - mask[..., None] * dark * (1 - tint * (look.translucent > 0))
     behind = cv2.GaussianBlur(img, (0, 0), max(0.5, 0.08 * edge))
+    # the light through a translucent body takes the body's hue, not its darkness: a smoky die
+    # is dark by what it reflects and grey by what it lets through
+    hue = np.clip(look.body / max(look.body.max(), 1.0), 0.15, 1.0)
+    # the half-vector between light and camera, in the die's frame: where a gloss shines
+    to_eye = pose.T @ (view.T @ np.array([0.0, 0.0, -1.0]))
+    half_d = pose.T @ light + to_eye
+    half_d /= np.linalg.norm(half_d)
     # the faces seen (normal toward the camera: its z in camera space is negative)
     top_centre = None
     for k, (n, u, v) in enumerate(FACES):
@@ -294,7 +477,8 @@ def draw_die(img: np.ndarray, value: int, look: DieLook, centre, edge: float, ya
             top_centre = project(np.array(n, float) * 0.5)[0]
         if nc[2] > -0.05:
             continue
-        col, alpha, pips = face_texture(values[k], look, rng)
+        uvn = np.array([u, v, n], float)
+        col, alpha, pips, spec = face_texture(values[k], look, rng, half=uvn @ half_d)
         shade = 0.35 + 0.75 * max(0.0, float(nw @ light))
         col = col * shade
         centre3 = np.array(n, float) * 0.5
@@ -307,10 +491,22 @@ def draw_die(img: np.ndarray, value: int, look: DieLook, centre, edge: float, ya
         warped = cv2.warpPerspective(col.astype(np.float32), m, (w, h), flags=cv2.INTER_AREA)
         a = cv2.warpPerspective(alpha, m, (w, h), flags=cv2.INTER_LINEAR)
         if look.translucent:
-            p_ = cv2.warpPerspective(pips, m, (w, h), flags=cv2.INTER_LINEAR)
-            see = look.translucent * (1 - p_)[..., None]
-            glow = behind * (look.body / 255.0) * 1.1
+            if k == 0:  # the depth under the top face seen through a tilted camera
+                shift = (to_cam.T @ np.array([0.0, 0.0, 1.0]))[:2] * rng.uniform(0.4, 0.8)
+                shift = np.array([shift @ np.array(u, float)[:2], shift @ np.array(v, float)[:2]])
+                gain, block = through_light(values[k], look, rng, shift + rng.normal(0, 0.03, 2))
+            else:
+                gain, block = through_light(values[k], replace(look, ghost=0.0), rng,
+                                            np.zeros(2))
+            tex = np.dstack([1 - pips, gain, block]).astype(np.float32)
+            p_, g_, b_ = cv2.split(cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR))
+            see = (look.translucent * p_)[..., None]
+            glow = behind * hue * look.transmit * g_[..., None]
+            glow = glow * (1 - b_[..., None]) + look.pip * 0.35 * look.transmit * b_[..., None]
             warped = warped * (1 - see) + glow * see
+        if look.gloss:
+            sp = cv2.warpPerspective(spec, m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+            warped = warped + (255 - warped) * sp
         img *= 1 - a[..., None]
         img += warped * a[..., None]
     # a shine on the top face where the light glances off it
@@ -318,16 +514,30 @@ def draw_die(img: np.ndarray, value: int, look: DieLook, centre, edge: float, ya
         pos = top_centre + rng.normal(0, 0.25, 2) * edge
         yy, xx = np.mgrid[0:h, 0:w]
         r = rng.uniform(0.04, 0.14) * edge
-        g = np.exp(-((xx - pos[0]) ** 2 + (yy - pos[1]) ** 2) / (2 * r * r))
+        if rng.random() < 0.4:  # a window's or a lamp panel's mirror image: a streak
+            t = rng.uniform(0, math.pi)
+            along = (xx - pos[0]) * math.cos(t) + (yy - pos[1]) * math.sin(t)
+            across = -(xx - pos[0]) * math.sin(t) + (yy - pos[1]) * math.cos(t)
+            g = np.exp(-across ** 2 / (2 * (0.4 * r) ** 2) - along ** 2 / (2 * (4 * r) ** 2))
+        else:
+            g = np.exp(-((xx - pos[0]) ** 2 + (yy - pos[1]) ** 2) / (2 * r * r))
         img += (255 - img) * (g * rng.uniform(0.15, 0.6))[..., None]
     return top_centre
 
 
 def render(rng: np.random.Generator, value: int | None = None, size_px: float | None = None,
            look: DieLook | None = None, max_tilt: float = 15.0, plain: bool = False,
-           cocked: bool = False):
+           cocked: bool = False, floor: tuple[float, float, float] | None = None,
+           legible: bool | None = None):
     """One rendered die: (crop CROP_PX x CROP_PX BGR uint8, label, its DieLook); the label is
     the top face's value 1..6, or ``COCKED``.
+
+    A die whose pips the camera cannot see (too little contrast left after the light through
+    the body, the blur, the noise and the JPEG at its size) is no example of its face: with
+    ``legible`` (the default when the look is drawn here), the same die is drawn again with
+    its pips painted the body's colour, and when the two crops differ by less than
+    ``MIN_LEGIBLE`` on the pips (``pip_signal``) another look is drawn. Leaning dice are
+    labelled by their lean, not their pips, and are not checked.
 
     :param size_px: the die's edge in the final image, pixels (default 16..80, more of them
         small: the reader meets dice of any size in pixels).
@@ -339,15 +549,51 @@ def render(rng: np.random.Generator, value: int | None = None, size_px: float | 
     :param cocked: the die leans ``LEAN_DEG`` (on a wall or another die), the camera within 8
         degrees of overhead; cut at the die's centre, as the detector finds it, and labelled
         ``COCKED``.
+    :param floor: a plain ground of this BGR colour, not a random one.
+    :param legible: check that the pips are seen (see above); None: when ``look`` is None.
     """
     value = int(rng.integers(1, 7)) if value is None else value
+    check = (look is None if legible is None else legible) and not cocked and not plain
     look = look or DieLook.random(rng)
+    for _ in range(LEGIBLE_TRIES):
+        state = copy.deepcopy(rng.bit_generator.state)
+        crop = _draw(rng, value, size_px, look, max_tilt, plain, cocked, floor)
+        if not check:
+            break
+        twin = np.random.Generator(type(rng.bit_generator)())
+        twin.bit_generator.state = state
+        blank = _draw(twin, value, size_px, replace(look, pip=look.body.copy()), max_tilt,
+                      plain, cocked, floor)
+        if pip_signal(crop, blank, look, value) >= MIN_LEGIBLE:
+            break
+        look = DieLook.random(rng)
+    return crop, COCKED if cocked else value, look
+
+
+def pip_signal(crop: np.ndarray, blank: np.ndarray, look: DieLook, value: int) -> float:
+    """How far the pips stand out in a crop: the mean Lab distance between ``crop`` and the same
+    die drawn with its pips painted the body's colour (``blank``), over as many pixels as the
+    pips' cores cover, within the top face."""
+    px = crop.shape[0]
+    a = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = cv2.cvtColor(blank, cv2.COLOR_BGR2LAB).astype(np.float32)
+    d = np.linalg.norm(a - b, axis=2)
+    yy, xx = np.mgrid[0:px, 0:px]
+    face = (xx - px / 2 + 0.5) ** 2 + (yy - px / 2 + 0.5) ** 2 <= (0.48 * px / CROP_SCALE) ** 2
+    edge = px / CROP_SCALE
+    n = max(4, int(value * math.pi * (look.pip_radius * edge) ** 2 * 0.5))
+    return float(np.sort(d[face])[-n:].mean())
+
+
+def _draw(rng, value, size_px, look, max_tilt, plain, cocked, floor) -> np.ndarray:
+    """``render``'s crop of one die of ``look`` (every random draw from ``rng``, in order)."""
     edge_px = size_px or float(np.exp(rng.uniform(math.log(16), math.log(80))))
     # drawn at an edge of about 64 px, then reduced: smooth edges, small pips kept round
     ss = min(4.0, max(1.0, 64.0 / edge_px))
     edge = edge_px * ss
     side = int(2.6 * edge)
-    img = ground((side, side), rng)
+    img = (ground((side, side), rng) if floor is None
+           else np.ones((side, side, 3)) * np.asarray(floor, float))
     # most photos are taken from nearly overhead; some at an angle that shows the sides
     tilt = 0.0 if plain else max_tilt * rng.random() ** 1.5 * (rng.random() < 0.8)
     if cocked:
@@ -379,8 +625,8 @@ def render(rng: np.random.Generator, value: int | None = None, size_px: float | 
                     interpolation=cv2.INTER_AREA)
     top = top / ss
     if not plain:
-        if rng.random() < 0.4:
-            im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.3, 0.5 + edge_px / 120))
+        if rng.random() < 0.6:  # a phone's softness is in image pixels, whatever the die's size
+            im = cv2.GaussianBlur(im, (0, 0), rng.uniform(0.3, 1.2))
         if rng.random() < 0.5:
             im = im + rng.normal(0, rng.uniform(1, 8), im.shape)
     im = np.clip(im, 0, 255).astype(np.uint8)
@@ -394,8 +640,7 @@ def render(rng: np.random.Generator, value: int | None = None, size_px: float | 
                      centre_px[1] + rng.normal(0, 0.05) * edge_px)
         edge_px *= math.exp(rng.uniform(-0.15, 0.15))
         angle += rng.normal(0, 4)
-    c = crop_die(im, centre_px, edge_px, angle, out_px=CROP_PX, scale=CROP_SCALE)
-    return c, COCKED if cocked else value, look
+    return crop_die(im, centre_px, edge_px, angle, out_px=CROP_PX, scale=CROP_SCALE)
 
 
 def rendered_crops(n: int, seed: int, max_tilt: float = 15.0, cocked_share: float = 0.0):
@@ -410,22 +655,42 @@ def rendered_crops(n: int, seed: int, max_tilt: float = 15.0, cocked_share: floa
     return np.stack(xs), np.array(ys)
 
 
+def dark_crops(n: int, seed: int, size_px: tuple[float, float] = (22.0, 40.0)):
+    """``n`` crops of dice whose bodies are dark (black, smoky, dark marbled: the body's mean
+    under 75 of 255) at ``size_px`` (the sizes the detector hands over), for looking at."""
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    while len(xs) < n:
+        look = DieLook.random(rng)
+        if look.body.mean() >= 75:
+            continue
+        c, v, _ = render(rng, look=look, size_px=float(np.exp(rng.uniform(*np.log(size_px)))))
+        xs.append(c)
+        ys.append(v)
+    return np.stack(xs), np.array(ys)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="A contact sheet of rendered dice crops.")
     ap.add_argument("--n", type=int, default=48)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cocked", type=float, default=0.0, help="share of leaning dice (label c)")
+    ap.add_argument("--dark", action="store_true",
+                    help="only dice with dark bodies, 22-40 px (as the C folds' black dice)")
     ap.add_argument("--out", type=Path, required=True, help="PNG to write")
     a = ap.parse_args(argv)
-    xs, ys = rendered_crops(a.n, a.seed, cocked_share=a.cocked)
+    if a.dark:
+        xs, ys = dark_crops(a.n, a.seed)
+    else:
+        xs, ys = rendered_crops(a.n, a.seed, cocked_share=a.cocked)
     cols = 12
     rows = -(-len(xs) // cols)
     sheet = np.zeros((rows * (CROP_PX + 12), cols * CROP_PX, 3), np.uint8)
     for i, (c, v) in enumerate(zip(xs, ys, strict=True)):
         y, x = (i // cols) * (CROP_PX + 12), (i % cols) * CROP_PX
         sheet[y:y + CROP_PX, x:x + CROP_PX] = c
-        cv2.putText(sheet, "c" if v == COCKED else str(v), (x + 15, y + CROP_PX + 10), cv2.FONT_HERSHEY_PLAIN, 0.8,
-                    (255, 255, 255), 1)
+        cv2.putText(sheet, "c" if v == COCKED else str(v), (x + 15, y + CROP_PX + 10),
+                    cv2.FONT_HERSHEY_PLAIN, 0.8, (255, 255, 255), 1)
     cv2.imwrite(str(a.out), cv2.resize(sheet, None, fx=2, fy=2,
                                        interpolation=cv2.INTER_NEAREST))
     print(f"wrote {a.out}: {len(xs)} crops")

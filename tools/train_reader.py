@@ -934,7 +934,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
               threads: int = 1, recolour_share: float = 0.0, ema: float = 0.0,
               hard: float = 0.0, parts: tuple[str, ...] = ("train",), rendered: int = 0,
               rendered_seed: int = 5, rendered_cocked: float = 0.0,
-              model_dir: Path | None = None, temperature: float = 1.0,
+              rendered_version: int | None = None, model_dir: Path | None = None, temperature: float = 1.0,
               per_die: int = 8, n_bg: int = 5000, n_cocked: int = 2500, mined: bool = True,
               kind_weight=None, mine_from: Path = MODELS):
     """Train a face classifier and export it.
@@ -942,6 +942,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     :param rendered: crops of rendered dice of many kinds (tools/render_dice_crops.py) mixed
         into every epoch (made once per run and seed, kept in /work/train-out).
     :param rendered_cocked: the share of those that are leaning dice, of the cocked class.
+    :param rendered_version: those of an earlier renderer, from its cache (``rendered_extra``).
     :param model_dir: write the run as a model folder the reader and the bench can load
         (``DiceReader(model_dir)``, ``bench/read_accuracy.py --models``): this classifier
         alone (no second opinions), the shipped detector and card.
@@ -963,7 +964,8 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
     tune = load_part("tune")
     extra = sim_crops(sim, rng, sim_seed) if sim else []
     extra += clip_crops(throws, rng) if throws else []
-    extra += rendered_extra(rendered, rendered_seed, rendered_cocked) if rendered else []
+    extra += (rendered_extra(rendered, rendered_seed, rendered_cocked, rendered_version)
+              if rendered else [])
     mined = mine(data, models=mine_from) if mined else None
     left_out = left_out_crops() if LEAVE_OUT_KINDS else None
     vx, vy = [], []
@@ -1057,14 +1059,23 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         write_model_dir(model_dir, temperature, fit if left_out is not None else None)
 
 
-def rendered_extra(n: int, seed: int, cocked_share: float = 0.0) -> list:
+def rendered_extra(n: int, seed: int, cocked_share: float = 0.0,
+                   version: int | None = None) -> list:
     """``n`` crops of rendered dice (tools/render_dice_crops.py) as (crop, class) pairs, a
     share ``cocked_share`` of them leaning dice (the cocked class), made once per (n, seed,
-    share) and kept in /work/train-out."""
+    share, renderer version) and kept in /work/train-out.
+
+    :param version: an earlier renderer's crops, from its cache (a control run of an earlier
+        recipe); None: the renderer's own version, drawn when not cached."""
     from render_dice_crops import COCKED as RENDERED_COCKED
     from render_dice_crops import RENDERER, rendered_crops
 
-    cache = WORK / f"rendered_{n}_{seed}_{CROP['px']}_r{RENDERER}_c{cocked_share:g}.npz"
+    version = RENDERER if version is None else version
+    cache = WORK / f"rendered_{n}_{seed}_{CROP['px']}_r{version}_c{cocked_share:g}.npz"
+    if not cache.exists() and version != RENDERER:
+        raise SystemExit(f"no crops of renderer {version} cached ({cache}), and this "
+                         f"tools/render_dice_crops.py is renderer {RENDERER}: draw them from "
+                         f"the commit whose RENDERER is {version}, or drop --rendered-version")
     if cache.exists():
         z = np.load(cache)
         xs, ys = z["x"], z["y"]
@@ -1327,6 +1338,8 @@ def main(argv=None):
     ap.add_argument("--rendered-seed", type=int, default=5)
     ap.add_argument("--rendered-cocked", type=float, default=0.0, metavar="SHARE",
                     help="share of the rendered crops that are leaning dice (the cocked class)")
+    ap.add_argument("--rendered-version", type=int, default=None, metavar="N",
+                    help="an earlier renderer's cached crops (a control run of its recipe)")
     ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
                     help="write a model folder (classifier, detector, card) for --models")
     ap.add_argument("--temperature", type=float, default=1.0,
@@ -1392,7 +1405,7 @@ def main(argv=None):
                   recolour_share=a.recolour, ema=a.ema, hard=a.hard,
                   parts=tuple(a.parts.split(",")), rendered=a.rendered,
                   rendered_seed=a.rendered_seed, rendered_cocked=a.rendered_cocked,
-                  model_dir=a.model_dir,
+                  rendered_version=a.rendered_version, model_dir=a.model_dir,
                   temperature=a.temperature, per_die=a.per_die, n_bg=a.backgrounds,
                   n_cocked=a.cocked_crops, mined=not a.no_mine, kind_weight=kinds,
                   mine_from=a.mine_from)
