@@ -57,6 +57,10 @@ def make_settings(overrides: dict | None, geometric_cocked: bool = True) -> Trac
                            wall=WallContact(**parts["wall"]), **parts[""])
 
 
+# The reader's model folder (``--models DIR``: a candidate's nets and card); None: the shipped.
+READER_MODELS: Path | None = None
+
+
 def make_reader(use_reader: bool):
     """The dice reader the table uses, or None (``--no-reader``, or no model)."""
     if not use_reader:
@@ -64,8 +68,10 @@ def make_reader(use_reader: bool):
     from vision.dice import DiceReader, ReaderError
 
     try:
-        return DiceReader()
+        return DiceReader(READER_MODELS)
     except ReaderError as exc:
+        if READER_MODELS is not None:  # a candidate asked for by name: scoring without it misleads
+            raise SystemExit(f"tracker.py: --models {READER_MODELS}: {exc}") from None
         print(f"  (no dice reader: {exc}; values not read)")
         return None
 
@@ -292,7 +298,16 @@ def main() -> int:
                          "physical: tumbling cubes thrown in from outside the view, walls, "
                          "lamp and blur drawn per throw (vision/simulator/worlds.py; seeds "
                          ">= 90000 are never tuned on)")
+    ap.add_argument("--models", type=Path, default=None, metavar="DIR",
+                    help="read with the nets and card in DIR (a candidate's folder, as "
+                         "tools/train_detector.py model-dir writes) instead of vision/models")
     args = ap.parse_args()
+    if args.models is not None:
+        if not (args.models / "dice_reader.json").is_file():
+            ap.error(f"--models {args.models}: no dice_reader.json there; give a folder laid "
+                     "out as vision/models (its card and nets)")
+        global READER_MODELS
+        READER_MODELS = args.models
     overrides = {}
     defaults = {name: getattr(obj, name) for obj in (TrackerSettings(), CockedSettings(),
                                                      WallContact())
