@@ -974,6 +974,16 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
             vx.append(die_crop(img, d, rng, jitter=False))
             vy.append(d.value - 1)
     vx, vy = to_tensor(np.stack(vx)), torch.from_numpy(np.array(vy))
+    # the held-out part's dice (of the kinds trained on), when it is not trained on: the one
+    # loss a run trained on train and tune can be watched by without looking at a left-out kind
+    held = None
+    if "held_out" not in parts:
+        hx, hy = [], []
+        for img, p in load_part("held_out"):
+            for d in p.dice:
+                hx.append(die_crop(img, d, rng, jitter=False))
+                hy.append(d.value - 1)
+        held = to_tensor(np.stack(hx)), torch.from_numpy(np.array(hy))
     if model_dir is not None:
         out = model_dir / "dice_cls.onnx"
         weights = WORK / (model_dir.name + ".pt")
@@ -1041,6 +1051,12 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         kept.eval()
         with torch.no_grad():
             acc = (kept(vx).argmax(1) == vy).float().mean().item()
+        held_msg = ""
+        if held is not None:
+            with torch.no_grad():
+                out_h = kept(held[0])
+            held_msg = (f", held-out loss {F.cross_entropy(out_h, held[1]).item():.4f} "
+                        f"accuracy {(out_h.argmax(1) == held[1]).float().mean().item():.4f}")
         if left_out is not None:
             with torch.no_grad():
                 lacc = (kept(left_out[0]).argmax(1).numpy() == left_out[1]).mean()
@@ -1048,7 +1064,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         else:
             acc_left = ""
         log(f"cls epoch {ep + 1}/{epochs}: {len(y)} crops, loss {tot / len(y):.3f}, "
-            f"tune-crop accuracy {acc:.4f}{acc_left} ({time.time() - t0:.0f}s)")
+            f"tune-crop accuracy {acc:.4f}{held_msg}{acc_left} ({time.time() - t0:.0f}s)")
         WORK.mkdir(parents=True, exist_ok=True)
         torch.save(kept.state_dict(), weights)  # each epoch: a long run can be stopped early
     if left_out is not None:
