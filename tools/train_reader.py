@@ -123,6 +123,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from reader_calibration import calibration_error, least_confidence  # noqa: E402
 from reader_data import (  # noqa: E402
     SETS,
     SPLIT_FILE,
@@ -1131,25 +1132,12 @@ def left_out_crops():
 
 
 def expected_calibration_error(conf: np.ndarray, right: np.ndarray) -> float:
-    """How far confidence is from accuracy, over 10 bins of confidence (weighted by the bins'
-    shares of the dice)."""
-    bins = np.minimum((conf * 10).astype(int), 9)
-    return float(sum(abs(right[bins == b].mean() - conf[bins == b].mean()) * (bins == b).mean()
-                     for b in range(10) if (bins == b).any()))
+    """How far confidence is from accuracy, over 10 equal bins of confidence (weighted by the
+    bins' shares of the dice)."""
+    return calibration_error(conf, right, TEN_BINS)
 
 
-def least_confidence(conf: np.ndarray, wrong: np.ndarray, share: float) -> float:
-    """The least threshold at which the dice read with at least that confidence hold no more
-    wrong values than ``share`` of all the dice (``min_confidence``: reads as many as it can
-    while its confident misreads stay within ``share``). 1.0 when even the surest die is wrong
-    beyond it."""
-    order = np.argsort(-conf, kind="stable")
-    bad = np.cumsum(wrong[order])
-    c = conf[order]
-    # a threshold lets through every die at least as sure: cut only between distinct values
-    last_of_tie = np.r_[c[1:] != c[:-1], True]
-    ok = np.nonzero((bad <= share * len(conf)) & last_of_tie)[0]
-    return float(c[ok[-1]]) if len(ok) else 1.0
+TEN_BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001)
 
 
 def calibrate(net, x, ys) -> dict:
