@@ -339,6 +339,12 @@ def die_row(kind: str, photo: str, label, what: str, die) -> dict:
             "cocked": None if die is None else bool(die.cocked)}
 
 
+def write_readings(path: Path, models: Path | None, part: str | None, rows: list) -> None:
+    """The ``die_row``s of a run, with the models and the part they were read with."""
+    path.write_text(json.dumps({"models": str(models or "vision/models"), "part": part,
+                                "dice": rows}) + "\n")
+
+
 def score_kinds(reader, kinds: list[str] | None, part: str | None,
                 verbose: bool = False, failures: list | None = None,
                 readings: list | None = None) -> dict:
@@ -515,9 +521,10 @@ STRESS = {
 }
 
 
-def score_stress(reader, part: str, verbose: bool = False) -> dict:
+def score_stress(reader, part: str, verbose: bool = False, readings: list | None = None) -> dict:
     """The ``part``'s photos of each set, each changed as ``STRESS`` says (labels moved with
-    the pixels), scored as ``score_images`` does."""
+    the pixels), scored as ``score_images`` does. ``readings``: a list to append a ``die_row``
+    to for each die (its kind: the set and the change)."""
     split = json.loads(SPLIT.read_text())["sets"]
     results = {}
     for s in SETS:
@@ -544,6 +551,11 @@ def score_stress(reader, part: str, verbose: bool = False) -> dict:
                 n["images"] = 1
                 for key, v in n.items():
                     tot[key] += v
+                if readings is not None:
+                    readings.extend(die_row(f"{s}: {change_name}", name, lab, what,
+                                            None if di is None else dice[di])
+                                    for lab, (what, di) in zip(moved, outcomes(moved, dice),
+                                                               strict=True))
                 if verbose and (n["misread"] or n["missed"] or n["abstained"]):
                     print(f"  {s} {change_name} {name}: {n}")
             tot["median_ms"] = tot["median_ms_once"] = statistics.median(ms)
@@ -620,7 +632,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="--per-kind / --leave-out: a contact sheet of the dice misread, "
                     "abstained on or missed (the photo round each, the reader's crop)")
     ap.add_argument("--readings", type=Path, default=None, metavar="JSON",
-                    help="--per-kind / --leave-out: write every die of the kinds as the reader "
+                    help="--per-kind / --leave-out / --stress: write every die scored as the reader "
                     "met it (label, outcome, likeliest face, confidence), for "
                     "tools/reader_calibration.py")
     ap.add_argument("--stress", action="store_true",
@@ -636,8 +648,7 @@ def main(argv: list[str] | None = None) -> int:
         readings = [] if a.readings else None
         results = score_kinds(reader, a.leave_out or None, part, a.verbose, failures, readings)
         if a.readings:
-            a.readings.write_text(json.dumps({"models": str(a.models or "vision/models"),
-                                              "part": part, "dice": readings}) + "\n")
+            write_readings(a.readings, a.models, part, readings)
         for k, t in results.items():
             print(report(f"{k} ({t['look']})", t), flush=True)
         if a.sheet:
@@ -651,7 +662,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     a.part = a.part or "held_out"
     if a.stress:
-        results = score_stress(reader, a.part, a.verbose)
+        readings = [] if a.readings else None
+        results = score_stress(reader, a.part, a.verbose, readings)
+        if a.readings:
+            write_readings(a.readings, a.models, a.part, readings)
         if a.json:
             print(json.dumps(results))
         return 0
