@@ -171,17 +171,18 @@ class CockedSettings:
         centre lies within this many die edges of the reader's (both saw the same face).
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
-    :param pair_touch_reach: ...and of two dice closer than this whose silhouettes touch
-        (``silhouettes_touch``): a die leaning on the other touches it, and turned corner-on to
-        it rests with its centre up to the other's half-diagonal (0.71) and its own half space
-        diagonal (0.87) from the other's, seen raised (its centre up to 0.21 edge above a flat
-        die's) farther still: past ``pair_lean``, which a die square to the other stays
-        within. Two flat dice with felt between them cannot lean on each other.
+    :param pair_touch_reach: ...and of two dice closer than this whose silhouettes touch: a
+        die leaning on the other touches it, and turned corner-on to it rests with its centre
+        up to the other's half-diagonal (0.71) and its own half space diagonal (0.87) from the
+        other's, seen raised (its centre up to 0.21 edge above a flat die's) farther still:
+        past ``pair_lean``, which a die square to the other stays within. Two dice with felt
+        between them that neither a die nor a shadow covers (``silhouettes_touch`` with the
+        shadows kept) cannot lean on each other; the shadows are kept because a die's faces in
+        its own shade pass for the felt in shadow (``felt_in_shadow``).
     :param pair_touch_chroma: the touch test's silhouettes take in the pixels off the felt's
         chromaticity by more than this too (a die of the felt's colour); None: off.
-    :param pair_touch_shadows: ...and the felt darkened evenly (a die of the felt's colour
-        shows its shaded faces so; a shadow between two dice then joins them). Off: such a die
-        is not seen whole, which the touch test takes for a touch.
+    :param pair_apart: two dice closer than ``pair_lean`` are no pair either when such felt
+        lies between them.
     :param pair_perspective: a flat die's silhouette's centroid lies this many die edges past
         its top face away from the wall (its front faces, seen by a camera tilted toward the
         wall); taken off the pair cue's reach (``pair_reach``).
@@ -209,10 +210,10 @@ class CockedSettings:
         square (``foreshortened`` False): a die whose top it cannot see whole (hidden by the
         other, merged with the other's top of the same colour) is not proved flat, and one of
         the pair goes to the operator.
-    :param pair_clear_touching: ...and only where their silhouettes do not touch
-        (``silhouettes_touch``), unless this is on: a die leaning 10-15 degrees on the other
-        shows a top square within 3% and barely a side face, and the lean model (our renders
-        only) and the reader believe it flat; only felt between them proves neither leans.
+    :param pair_clear_touching: ...and only where felt lies between their silhouettes with
+        the shadows left out (``silhouettes_touch``), unless this is on: a die leaning 10-15
+        degrees on the other shows a top square within 3% and barely a side face, and the lean
+        model (our renders only) and the reader believe it flat.
     :param lean_clear: a die only the reader flags, which the lean model believes leans no
         more than this and whose top face is square, is read after all (its ``best_face``) if
         the reader's confidence in that face reaches its ``min_confidence`` and its
@@ -251,7 +252,7 @@ class CockedSettings:
     pair_lean: float = 1.5
     pair_touch_reach: float = 1.8
     pair_touch_chroma: float | None = 0.07
-    pair_touch_shadows: bool = False
+    pair_apart: bool = True
     pair_perspective: float = 0.18
     pair_reach_weight: float = 3.0
     pair_conf_weight: float = 2.0
@@ -796,7 +797,7 @@ def _leans_on_the_other_instead(
 
 def silhouettes_touch(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a, centre_b,
                       chroma: float | None = None, shadows: bool = False,
-                      seen_whole: float = 0.7) -> bool:
+                      seen_whole: float = 0.7, bridge: float = 0.1) -> bool:
     """Whether two resting dice's silhouettes (their boxes' centres ``centre_a``, ``centre_b``)
     touch: one region of the pixels dice cover (``RestSilhouettes.die_mask``, with ``chroma``
     the pixels off the felt's chromaticity too; a shadow's stray pixels left out, the rims'
@@ -810,14 +811,15 @@ def silhouettes_touch(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a,
     ``seen_whole`` of the disc half an edge wide around its centre (a cube's silhouette is
     centred on its centre's image and holds its top at least; a die of the felt's colour,
     whose shaded faces pass for shadow, shows less). With ``shadows`` the felt darkened evenly
-    counts as a die's too (a shadow between two dice then joins them)."""
+    counts as a die's too (a shadow between two dice then joins them). ``bridge``: gaps this
+    narrow (die edges) are closed."""
     die = silhouettes.geometry.die
     seen = _dice_window(silhouettes, frame, [centre_a, centre_b], int(die) + 2, chroma, shadows)
     if seen is None:
         return True
     mask, xx, yy = seen
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # stray pixels
-    k = max(3, int(0.1 * die) | 1)  # the rims' blur and anti-aliasing, not a felt gap
+    k = max(3, int(bridge * die) | 1)  # the rims' blur and anti-aliasing, not a felt gap
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     _, labels = cv2.connectedComponents(mask, connectivity=8)
     parts = []
@@ -842,16 +844,17 @@ def pairs(
     tilted: list[bool | None] | None = None,
 ) -> dict[int, bool]:
     """The pair cue: of two resting dice closer than ``pair_lean`` die edges (silhouette
-    centres) one is taken to lean on the other. Returns, for each die of such a pair,
-    whether it is the leaning one: the one the wall cue finds leaning on the wall (that
-    explains the pair: the other lies flat beside it), else the one the lean model
-    (``beliefs``, one per box) believes leans more (none if neither belief is above
-    ``pair_min_lean`` and neither ``lean_scores`` above ``pair_clear_score``, and, with
-    ``pair_clear_square``, the top-face cue (``tilted``, one per box: ``foreshortened``) found
-    both tops whole and square), else the one
-    with the higher ``lean_scores`` (with readings; none if neither scores above
-    ``pair_min_score``), else the one whose silhouette is larger (its side as well as its
-    top).
+    centres), or than ``pair_touch_reach`` where their silhouettes touch, one is taken to lean
+    on the other (none where felt that no die or shadow covers lies between them). Returns,
+    for each die of such a pair, whether it is the leaning one: the one the wall cue finds
+    leaning on the wall (that explains the pair: the other lies flat beside it), else the one
+    the lean model (``beliefs``, one per box) believes leans more (none if neither belief is
+    above ``pair_min_lean`` and neither ``lean_scores`` above ``pair_clear_score``, felt
+    shows between them with the shadows left out and, with ``pair_clear_square``, the
+    top-face cue (``tilted``, one per box: ``foreshortened``) found both tops whole and
+    square), else the one with the higher ``lean_scores`` (with readings; none if neither
+    scores above ``pair_min_score``), else the one whose silhouette is larger (its side as
+    well as its top).
     """
     die = silhouettes.geometry.die
     out: dict[int, bool] = {}
@@ -861,12 +864,17 @@ def pairs(
         gap = math.hypot(xj - xi, yj - yi)
         if gap >= max(settings.pair_lean, settings.pair_touch_reach) * die:
             continue
+        # felt between them, seen on the silhouettes with the shadows left out...
         touch = silhouettes_touch(silhouettes, frame, boxes[i][0], boxes[j][0],
-                                  settings.pair_touch_chroma, settings.pair_touch_shadows)
-        if gap >= settings.pair_lean * die and not touch:
-            continue  # felt between them, farther apart than a square lean: no lean
-        # two dice that touch may be one leaning on the other: nothing seen from above proves
-        # a small lean flat (its top square within a few percent), so no cue clears them
+                                  settings.pair_touch_chroma)
+        # ...and felt that neither a die nor a shadow covers: a die's faces in its own shade
+        # pass for shadow (the felt darkened evenly), so only this proves no lean
+        if not touch and (gap >= settings.pair_lean * die or settings.pair_apart) and (
+                not silhouettes_touch(silhouettes, frame, boxes[i][0], boxes[j][0],
+                                      settings.pair_touch_chroma, shadows=True)):
+            continue
+        # two dice that touch may be one leaning a little on the other: nothing seen from above
+        # proves a small lean flat (its top square within a few percent), so no cue clears them
         clearable = settings.pair_clear_touching or not touch
         ri = readings[i] if i < len(readings) else None
         rj = readings[j] if j < len(readings) else None

@@ -85,16 +85,40 @@ def test_a_die_leaning_corner_on_from_past_a_square_leans_reach_is_paired(gap):
     assert values[0] == 3
 
 
-def test_two_flat_dice_with_felt_between_them_past_a_square_leans_reach_are_both_read():
-    """Two flat dice 1.6 edges apart, felt between them: neither leans on the other (a lean
-    needs a touch), both are read; at 1.3 edges, within any lean's reach, one goes to the
-    operator whatever the cues say of them (``pair_lean``)."""
-    dice = [((220.0, 260.0), 0.0, 3, None), ((220.0 + 1.6 * DIE, 260.0), 0.0, 4, None)]
-    sil, img, boxes, values, cocked = _judge(dice, [0.3, 0.3])
-    assert not silhouettes_touch(sil, img, boxes[0][0], boxes[1][0])
-    assert (values, cocked) == ([3, 4], [False, False])
-    near = [dice[0], ((220.0 + 1.3 * DIE, 260.0), 0.0, 4, None)]
-    assert sorted(_judge(near, [0.3, 0.3])[4]) == [False, True]
+def _shade(img, felt, corners, k=0.35):
+    """The felt darkened evenly (``k`` of its light) inside the polygon ``corners``: a shadow,
+    or a die's face of the felt's colour in its own shade."""
+    mask = np.zeros(img.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.array(corners, np.float32).round().astype(np.int32), 255)
+    img[mask > 0] = (felt[mask > 0] * k).astype(np.uint8)
+
+
+def test_two_flat_dice_with_felt_between_them_are_both_read():
+    """Two flat dice 1.6 or 1.3 edges apart, felt between them: neither leans on the other (a
+    lean needs a touch), both are read, whatever the reader doubts of them."""
+    for gap in (1.6, 1.3):
+        dice = [((220.0, 260.0), 0.0, 3, None), ((220.0 + gap * DIE, 260.0), 0.0, 4, None)]
+        sil, img, boxes, values, cocked = _judge(dice, [0.3, 0.5])
+        assert not silhouettes_touch(sil, img, boxes[0][0], boxes[1][0], shadows=True)
+        assert (values, cocked) == ([3, 4], [False, False])
+
+
+def test_a_shade_between_two_dice_proves_no_gap():
+    """A die's face in its own shade passes for the felt in shadow (``felt_in_shadow``): where
+    the dice 1.3 edges apart are joined by the felt darkened evenly (a face of the die leaning
+    on the other, or a shadow), felt between them is not proved and one goes to the operator
+    (R-I2)."""
+    dice = [((220.0, 260.0), 0.0, 3, None), ((220.0 + 1.3 * DIE, 260.0), 0.0, 4, None)]
+    felt, img, boxes = _rest(dice)
+    x0, x1 = 220.0 + 0.5 * DIE - 1, 220.0 + 0.8 * DIE + 1
+    _shade(img, felt, [(x0, 250.0), (x1, 250.0), (x1, 270.0), (x0, 270.0)])
+    sil = RestSilhouettes(TableGeometry(CAL), felt, None, 1, (640, 480), False, 30)
+    assert not silhouettes_touch(sil, img, boxes[0][0], boxes[1][0])  # shadows left out
+    assert silhouettes_touch(sil, img, boxes[0][0], boxes[1][0], shadows=True)
+    reader = PlacedReader([d[0] for d in dice], [3, 4], [0.3, 0.3])
+    readings = reader.read_at(img, boxes)
+    _, cocked = judge_cocked(sil, CockedSettings(), reader, img, boxes, readings)
+    assert sorted(cocked) == [False, True]
 
 
 def test_a_close_pair_is_cleared_only_with_felt_between_them_and_both_tops_square():
