@@ -381,12 +381,26 @@ class TableGeometry:
                     return True
             prev = (x, y)
         if not entered:
-            return True
+            # a die that lies still is on the felt, where it is seen (no flight's parallax):
+            # one short throw coming to rest just inside the front edge did come in
+            return gone or not self._rests_inside(xs, ys, out_at)
         if gone:  # lost from view: where was it heading?
             x, y = xs[-1], ys[-1]
             return self.depth(*self.stopped_by_wall(x, y, x + vel[0] * 3 * dt,
                                                     y + vel[1] * 3 * dt)) < 0
         return False
+
+    def _rests_inside(self, xs: list[float], ys: list[float], out_at: float,
+                      still_sightings: int = 3) -> bool:
+        """Whether a path ends lying still (its last ``still_sightings`` centres within a tenth
+        of a die of each other) inside the area by more than the centre's uncertainty
+        (``-out_at`` px)."""
+        if len(xs) < still_sightings:
+            return False
+        last = list(zip(xs[-still_sightings:], ys[-still_sightings:], strict=True))
+        x0, y0 = last[-1]
+        return all(math.hypot(x - x0, y - y0) <= 0.1 * self.die and self.depth(x, y) >= -out_at
+                   for x, y in last)
 
     def stopped_by_wall(self, x: float, y: float, tx: float, ty: float) -> tuple[float, float]:
         """Where a die going from (x, y) toward (tx, ty) ends up if the back wall is in its
