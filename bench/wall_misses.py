@@ -27,7 +27,8 @@ import numpy as np  # noqa: E402
 
 from tests.support.throws import SIM_CASES, match  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, world_of  # noqa: E402
-from vision.tracker import ThrowTracker  # noqa: E402
+from vision.throw_geometry import WallContact  # noqa: E402
+from vision.tracker import ThrowTracker, TrackerSettings  # noqa: E402
 
 
 def wall_edges(geometry, x: float, y: float) -> float:
@@ -42,7 +43,7 @@ def look_at(seed: int, size: tuple[int, int]) -> list[dict]:
     world = world_of("physical", seed, 60.0)
     clip = simulate_throw(seed=seed, scenario=case, size=size, **world)
     frames = list(clip.frames)
-    tracker = ThrowTracker(clip.calibration, reader=None, annotate=False)
+    tracker = ThrowTracker(clip.calibration, reader=None, annotate=False, settings=SETTINGS)
     geo = tracker.geometry
     judged: list[dict] = []
     plain = geo.wall_contacts
@@ -151,7 +152,21 @@ def main() -> int:
     ap.add_argument("--only", type=int, nargs="*", help="just these seeds")
     ap.add_argument("--json", type=Path, help="write every miss here, one JSON line each")
     ap.add_argument("--plot", type=Path, help="a path plot per miss into this folder")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=FLOAT",
+                    help="a float field of TrackerSettings or WallContact for this run")
     ARGS = ap.parse_args()
+    global SETTINGS
+    wall = {}
+    top = {}
+    for item in ARGS.set:
+        name, _, value = item.partition("=")
+        if name in WallContact.__dataclass_fields__:
+            wall[name] = float(value)
+        elif name in TrackerSettings.__dataclass_fields__:
+            top[name] = float(value)
+        else:
+            ap.error(f"--set {item!r}: no such field of TrackerSettings or WallContact")
+    SETTINGS = TrackerSettings(wall=WallContact(**wall), **top)
     if ARGS.seed + ARGS.throws > NEVER_TUNED_SEED and ARGS.seed < NEVER_TUNED_SEED + 10**6:
         ap.error(f"seeds from {NEVER_TUNED_SEED} on are never looked at one by one")
     size = tuple(int(v) for v in ARGS.size.split("x"))
@@ -175,6 +190,7 @@ def main() -> int:
 
 
 ARGS: argparse.Namespace
+SETTINGS: TrackerSettings | None = None
 
 
 if __name__ == "__main__":

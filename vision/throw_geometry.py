@@ -181,8 +181,11 @@ class TableGeometry:
             dt = times[b] - times[a]
             return (d[b] - d[a]) / dt if dt > 0 else None
 
-        def other_between(k: int, t: float) -> bool:
-            """Another die lay between this one and the wall, close enough to have turned it."""
+        def other_between(k: int, t: float, out: float | None = None) -> bool:
+            """Another die lay between this one and the wall, close enough to have turned it:
+            nearer the wall than this one (``out`` die edges from it, by default where it was
+            seen at sighting ``k``)."""
+            out = d[k] if out is None else out
             for ot, ox, oy in others:
                 if not ot:
                     continue
@@ -191,7 +194,7 @@ class TableGeometry:
                     continue
                 od, _ = self.wall_distance(ox[j], oy[j])
                 if (math.hypot(ox[j] - xs[k], oy[j] - ys[k]) <= w.other_reach * die
-                        and od / die <= d[k] - w.other_nearer):
+                        and od / die <= out - w.other_nearer):
                     return True
             return False
 
@@ -213,7 +216,9 @@ class TableGeometry:
                  if c is not None and c <= w.reach),
                 default=None,
             )
-            if contact is not None and not other_between(i, times[i]):
+            # judged where it turned, not where it was seen: a blurred die seen on the frame of
+            # its contact lies farther out than it struck, beside the other die at the wall
+            if contact is not None and not other_between(i, times[i], contact):
                 found.append(("rebound", times[i], contact))
         # 3. stopped against the wall: came at it fast and lost that speed within a frame or
         # two, faster than felt and tumbling can slow a die; it stays there (no rebound seen)

@@ -73,12 +73,13 @@ class TrackerSettings:
     :param scale: the shrink factor for motion/blob work; None: chosen from die_px.
     :param suppress_shadows: leave out of the dice the felt darkened evenly (their shadows:
         a hard lamp's long shadow is otherwise taken for a second die, or swells a die's blob).
-    :param felt_chroma: a pixel whose chromaticity (B, G, R over their sum) lies farther than
-        this from the felt's, at least half as bright as the felt, is a die's, even where the
-        frame changed less than ``diff_threshold`` or like a shadow: a die of nearly the felt's
-        colour and brightness (green on green felt) differs from it in hue, lit or shaded,
-        where a shadow keeps the felt's. 0.04 is four times the felt's own spread on the
-        shrunk work image (the sensor's noise averaged over a scale's square); 0: off.
+    :param felt_chroma: a pixel that changed less than ``diff_threshold`` (but by more than a
+        third of it) whose chromaticity (B, G, R over their sum) lies farther than this from the
+        felt's, at least half as bright as the felt, is a die's: the body of a die of nearly
+        the felt's colour and brightness (green on green felt), of which only the pips and
+        edges change the frame enough, differs from the felt in hue. 0.04 is above the felt's
+        own spread on the shrunk work image (0.02-0.035 at the 99.9th percentile with the
+        simulator's noisiest sensors); 0: off.
     :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
         not dice. No die is first seen within this many die edges of one (this frame or the
         last) nor touching the image's border: pieces of a hand (its edge at the border, its
@@ -388,18 +389,21 @@ class ThrowTracker:
         return None
 
     def _off_felt_chroma(self, work: np.ndarray, change: np.ndarray) -> np.ndarray:
-        """255 where ``work`` has another chromaticity than the background felt (by more
-        than ``felt_chroma``) and keeps at least half its brightness (darker pixels' hue is the
-        sensor's noise), lone pixels left out. Judged only where the frame changed by a third
-        of ``diff_threshold`` (``change``: the sum over B, G, R of |work - felt|): a hue that
-        far off changes a pixel by more than that, and most of the felt is left alone."""
+        """255 where ``work`` changed too little to count (``change``: the sum over B, G, R of
+        |work - felt|, between a third of ``diff_threshold`` and it) but has another
+        chromaticity than the background felt (by more than ``felt_chroma``), keeping at least
+        half its brightness (darker pixels' hue is the sensor's noise); lone pixels left out.
+        That is the body of a die of nearly the felt's colour; what changed more is judged by
+        the change and shadow tests alone (a die's shaded sides and blur there would swell a
+        blob past one die's size)."""
         if self._felt_hue is None:  # the felt as learnt before this throw (or healed since)
             f = self._bg8.astype(np.float32)
             fsum = f.sum(axis=2) + 1.0
             self._felt_hue = (f / fsum[..., None], 0.5 * fsum)
         hue, half = self._felt_hue
         out = np.zeros(change.shape, np.uint8)
-        on = np.nonzero(change > self.settings.diff_threshold // 3)
+        thr = self.settings.diff_threshold
+        on = np.nonzero((change > thr // 3) & (change <= thr))
         if len(on[0]):
             p = work[on].astype(np.float32)
             psum = p.sum(axis=1) + 1.0

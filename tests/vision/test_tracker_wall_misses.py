@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from tests.vision.tracker_synth import CAL, DIE, SynthDie, throw
+from tests.vision.tracker_synth import CAL, DIE, WALL_Y, SynthDie, throw
 from vision.throw_geometry import TableGeometry
 from vision.tracker import ThrowTracker
 
@@ -64,3 +64,28 @@ def test_a_shadow_keeps_the_felts_hue_and_is_no_die():
     frames, _ = throw(dice, friction=2.5)
     obs = run(frames)
     assert len(obs) == 1 and len([d for d in obs[0].dice if d.center is not None]) == 1
+
+
+def _path(ds, x=300.0, fps=30.0, first=0):
+    """A path straight at the back wall: its centre ``ds`` die edges from the wall line per
+    frame from frame ``first``."""
+    return ([(first + i) / fps for i in range(len(ds))], [x] * len(ds),
+            [WALL_Y + d * DIE for d in ds])
+
+
+def test_two_dice_striking_the_wall_side_by_side_both_struck_it():
+    """Two dice reach the wall side by side on the same frame at 30 fps (dev 84016 at
+    1280x720): one is seen 0.49 edge out, the other, blurred, 1.14 out on its contact frame,
+    0.65 farther, 1.2 edges beside it along the wall. The lines of its way in (57 edges/s) and
+    out (21) cross 0.69 edge out: there it turned, only 0.2 edge farther out than the other
+    die, which cannot have turned it back (a die turned by one lying against the wall has its
+    centre a full edge beyond that one's). A die that does turn on the other die, a full edge
+    out beyond it, still is not a wall strike."""
+    geometry = TableGeometry(CAL)
+    blurred = _path([6.87, 4.91, 3.04, 1.14, 1.22, 1.92, 2.59, 3.11, 3.52])
+    beside = _path([6.76, 4.47, 2.26, 0.49, 0.71, 0.91, 1.06, 1.19, 1.19], x=300.0 + 1.2 * DIE)
+    assert geometry.hit_wall(*blurred, others=[beside])
+    assert geometry.hit_wall(*beside, others=[blurred])
+    on_the_other = _path([6.87, 4.91, 3.04, 1.6, 1.62, 2.2, 2.8, 3.3, 3.7])
+    lying = _path([0.55] * 9, x=300.0 + 0.3 * DIE)
+    assert not geometry.hit_wall(*on_the_other, others=[lying])
