@@ -130,6 +130,15 @@ def plot(miss: dict, folder: Path) -> None:
 
     for level, col in ((0.0, (0, 0, 0)), (0.5, (0, 160, 0)), (0.87, (0, 160, 0))):
         cv2.line(img, xy(f0, level), xy(f1, level), col, 1)
+    for level in range(0, int(d1) + 1):
+        cv2.putText(img, f"{level}", (4, xy(f0, level)[1] + 4), cv2.FONT_HERSHEY_SIMPLEX, 0.35,
+                    (0, 0, 0), 1)
+    for f in range(int(f0), int(f1) + 1, 5):
+        cv2.putText(img, f"{f}", (xy(f, -1)[0] - 6, h - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.35,
+                    (0, 0, 0), 1)
+    cv2.putText(img, "edges from the wall line (black) against the frame; green: 0.5 and 0.87; "
+                "grey: true top face, red: tracked, blue: the other die, orange +: true contacts",
+                (5, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.32, (0, 0, 0), 1)
     for path, col in paths:
         for a, b in zip(path, path[1:], strict=False):
             cv2.line(img, xy(*a[:2]), xy(*b[:2]), col, 1, cv2.LINE_AA)

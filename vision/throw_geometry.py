@@ -181,11 +181,14 @@ class TableGeometry:
             dt = times[b] - times[a]
             return (d[b] - d[a]) / dt if dt > 0 else None
 
-        def other_between(k: int, t: float, out: float | None = None) -> bool:
+        def other_between(k: int, t: float, out: float | None = None, at=None) -> bool:
             """Another die lay between this one and the wall, close enough to have turned it:
-            nearer the wall than this one (``out`` die edges from it, by default where it was
-            seen at sighting ``k``)."""
-            out = d[k] if out is None else out
+            nearer the wall than this one, within reach of it. This one judged at ``at`` (x,
+            y; by default where it was seen at sighting ``k``), ``out`` die edges from the
+            wall (by default where ``at`` lies)."""
+            px, py = (xs[k], ys[k]) if at is None else at
+            if out is None:
+                out = d[k] if at is None else max(0.5, self.wall_distance(px, py)[0] / die)
             for ot, ox, oy in others:
                 if not ot:
                     continue
@@ -193,7 +196,7 @@ class TableGeometry:
                 if abs(ot[j] - t) > w.other_window_s:
                     continue
                 od, _ = self.wall_distance(ox[j], oy[j])
-                if (math.hypot(ox[j] - xs[k], oy[j] - ys[k]) <= w.other_reach * die
+                if (math.hypot(ox[j] - px, oy[j] - py) <= w.other_reach * die
                         and od / die <= out - w.other_nearer):
                     return True
             return False
@@ -246,9 +249,12 @@ class TableGeometry:
             if v1 is not None and v2 is not None and v1 >= w.min_speed and v2 >= w.min_speed:
                 dt = times[1] - times[0]
                 back = d[0] - v1 * w.born_frames * dt
-                # the other die between it and the wall on its first sightings turned it
-                if back <= w.reach and not (other_between(0, times[0])
-                                            or other_between(1, times[1])):
+                # the other die between it and the wall (on its first two sightings) turned
+                # it; the die itself is judged where it was a frame before it was first seen,
+                # at the speed it left: it turned before it was seen, nearer the wall
+                before = (2 * xs[0] - xs[1], 2 * ys[0] - ys[1])
+                if back <= w.reach and not (other_between(0, times[0], at=before)
+                                            or other_between(1, times[1], at=before)):
                     found.append(("born", times[0], back))
         return found
 

@@ -89,3 +89,22 @@ def test_two_dice_striking_the_wall_side_by_side_both_struck_it():
     on_the_other = _path([6.87, 4.91, 3.04, 1.6, 1.62, 2.2, 2.8, 3.3, 3.7])
     lying = _path([0.55] * 9, x=300.0 + 0.3 * DIE)
     assert not geometry.hit_wall(*on_the_other, others=[lying])
+
+
+def test_a_die_first_seen_leaving_the_wall_beside_the_other_die_struck_it():
+    """Dev 86102 (30 fps): a yellow die is first made out 1.11 edges out, just after its
+    strike, leaving at 25 edges/s; the other die, already at the wall 0.58 edge out, is 0.84
+    edge beside it. Seen there it looks turned by that die (0.53 edge nearer the wall), but a
+    frame before, at the speed it left, it was at the wall itself: the wall turned it. (It
+    leaves slanting away from the other die, 2.3 edges from it on its next sighting.) A die
+    born leaving the other die that lies against the wall, a frame before still 1.6 edges
+    out, was turned by that die."""
+    geometry = TableGeometry(CAL)
+    born = _path([1.11, 1.94, 2.19, 2.82, 3.23, 3.49, 3.57, 3.57], first=13)
+    born[1][1:] = [300.0 + 0.96 * DIE] * 7  # it leaves across the wall, away from the other
+    other = _path([0.58, 1.14, 1.68, 1.85, 1.89, 1.87, 1.88], x=300.0 - 0.84 * DIE, first=14)
+    assert geometry.hit_wall(*born, others=[other])
+    off_the_other = _path([2.3, 2.97, 3.6, 4.1, 4.4, 4.5, 4.5])
+    lying = _path([0.55] * 7, x=300.0 + 0.3 * DIE)
+    assert geometry.hit_wall(*off_the_other)  # alone: traced back two frames it reaches the wall
+    assert not geometry.hit_wall(*off_the_other, others=[lying])
