@@ -73,6 +73,9 @@ class WallContact:
         die leaving at 40 edges/s is 2.7 edges out two frames later at 30 fps, 0.7 at 120.
     :param other_reach: a reversal with another die's centre within this...
     :param other_nearer: ...that lies at least this much nearer the wall is that die's doing.
+        The die is judged where it turned (a rebound's turn; a die first seen leaving the
+        wall, where it was a frame before at the speed it left), not where a blurred frame
+        shows it: two dice that strike the wall side by side lie as near it at their turns.
     :param other_window_s: the other die's sighting nearest in time, if this near.
     """
 
