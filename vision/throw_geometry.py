@@ -73,6 +73,9 @@ class WallContact:
         die leaving at 40 edges/s is 2.7 edges out two frames later at 30 fps, 0.7 at 120.
     :param other_reach: a reversal with another die's centre within this...
     :param other_nearer: ...that lies at least this much nearer the wall is that die's doing.
+        The die is judged where it turned (a rebound's turn; a die first seen leaving the
+        wall, where it was a frame before at the speed it left), not where a blurred frame
+        shows it: two dice that strike the wall side by side lie as near it at their turns.
     :param other_window_s: the other die's sighting nearest in time, if this near.
     """
 
@@ -181,8 +184,14 @@ class TableGeometry:
             dt = times[b] - times[a]
             return (d[b] - d[a]) / dt if dt > 0 else None
 
-        def other_between(k: int, t: float) -> bool:
-            """Another die lay between this one and the wall, close enough to have turned it."""
+        def other_between(k: int, t: float, out: float | None = None, at=None) -> bool:
+            """Another die lay between this one and the wall, close enough to have turned it:
+            nearer the wall than this one, within reach of it. This one judged at ``at`` (x,
+            y; by default where it was seen at sighting ``k``), ``out`` die edges from the
+            wall (by default where ``at`` lies)."""
+            px, py = (xs[k], ys[k]) if at is None else at
+            if out is None:
+                out = d[k] if at is None else max(0.5, self.wall_distance(px, py)[0] / die)
             for ot, ox, oy in others:
                 if not ot:
                     continue
@@ -190,8 +199,8 @@ class TableGeometry:
                 if abs(ot[j] - t) > w.other_window_s:
                     continue
                 od, _ = self.wall_distance(ox[j], oy[j])
-                if (math.hypot(ox[j] - xs[k], oy[j] - ys[k]) <= w.other_reach * die
-                        and od / die <= d[k] - w.other_nearer):
+                if (math.hypot(ox[j] - px, oy[j] - py) <= w.other_reach * die
+                        and od / die <= out - w.other_nearer):
                     return True
             return False
 
@@ -213,7 +222,9 @@ class TableGeometry:
                  if c is not None and c <= w.reach),
                 default=None,
             )
-            if contact is not None and not other_between(i, times[i]):
+            # judged where it turned, not where it was seen: a blurred die seen on the frame of
+            # its contact lies farther out than it struck, beside the other die at the wall
+            if contact is not None and not other_between(i, times[i], contact):
                 found.append(("rebound", times[i], contact))
         # 3. stopped against the wall: came at it fast and lost that speed within a frame or
         # two, faster than felt and tumbling can slow a die; it stays there (no rebound seen)
@@ -241,9 +252,12 @@ class TableGeometry:
             if v1 is not None and v2 is not None and v1 >= w.min_speed and v2 >= w.min_speed:
                 dt = times[1] - times[0]
                 back = d[0] - v1 * w.born_frames * dt
-                # the other die between it and the wall on its first sightings turned it
-                if back <= w.reach and not (other_between(0, times[0])
-                                            or other_between(1, times[1])):
+                # the other die between it and the wall (on its first two sightings) turned
+                # it; the die itself is judged where it was a frame before it was first seen,
+                # at the speed it left: it turned before it was seen, nearer the wall
+                before = (2 * xs[0] - xs[1], 2 * ys[0] - ys[1])
+                if back <= w.reach and not (other_between(0, times[0], at=before)
+                                            or other_between(1, times[1], at=before)):
                     found.append(("born", times[0], back))
         return found
 
@@ -381,12 +395,26 @@ class TableGeometry:
                     return True
             prev = (x, y)
         if not entered:
-            return True
+            # a die that lies still is on the felt, where it is seen (no flight's parallax):
+            # one short throw coming to rest just inside the front edge did come in
+            return gone or not self._rests_inside(xs, ys, out_at)
         if gone:  # lost from view: where was it heading?
             x, y = xs[-1], ys[-1]
             return self.depth(*self.stopped_by_wall(x, y, x + vel[0] * 3 * dt,
                                                     y + vel[1] * 3 * dt)) < 0
         return False
+
+    def _rests_inside(self, xs: list[float], ys: list[float], out_at: float,
+                      still_sightings: int = 3) -> bool:
+        """Whether a path ends lying still (its last ``still_sightings`` centres within a tenth
+        of a die of each other) inside the area by more than the centre's uncertainty
+        (``-out_at`` px)."""
+        if len(xs) < still_sightings:
+            return False
+        last = list(zip(xs[-still_sightings:], ys[-still_sightings:], strict=True))
+        x0, y0 = last[-1]
+        return all(math.hypot(x - x0, y - y0) <= 0.1 * self.die and self.depth(x, y) >= -out_at
+                   for x, y in last)
 
     def stopped_by_wall(self, x: float, y: float, tx: float, ty: float) -> tuple[float, float]:
         """Where a die going from (x, y) toward (tx, ty) ends up if the back wall is in its
