@@ -177,8 +177,10 @@ class CockedSettings:
         other's, seen raised (its centre up to 0.21 edge above a flat die's) farther still:
         past ``pair_lean``, which a die square to the other stays within. Two dice with felt
         between them that neither a die nor a shadow covers (``silhouettes_touch`` with the
-        shadows kept) cannot lean on each other; the shadows are kept because a die's faces in
-        its own shade pass for the felt in shadow (``felt_in_shadow``).
+        shadows kept) cannot lean on each other; the shadows are kept because dice touching at
+        a corner or an edge meet in a neck a pixel or two wide, which the shadow-free
+        silhouettes lose (the rims' blur, the cleaning of a shadow's stray pixels) where the
+        felt around it lies in their shadow.
     :param pair_touch_chroma: the touch test's silhouettes take in the pixels off the felt's
         chromaticity by more than this too (a die of the felt's colour); None: off.
     :param pair_apart: two dice closer than ``pair_lean`` are no pair either when such felt
@@ -867,8 +869,9 @@ def pairs(
         # felt between them, seen on the silhouettes with the shadows left out...
         touch = silhouettes_touch(silhouettes, frame, boxes[i][0], boxes[j][0],
                                   settings.pair_touch_chroma)
-        # ...and felt that neither a die nor a shadow covers: a die's faces in its own shade
-        # pass for shadow (the felt darkened evenly), so only this proves no lean
+        # ...and felt that neither a die nor a shadow covers: dice touching at a corner meet in
+        # a neck of a pixel or two that the shadow-free silhouettes lose, so only this proves
+        # no lean
         if not touch and (gap >= settings.pair_lean * die or settings.pair_apart) and (
                 not silhouettes_touch(silhouettes, frame, boxes[i][0], boxes[j][0],
                                       settings.pair_touch_chroma, shadows=True)):

@@ -86,8 +86,8 @@ def test_a_die_leaning_corner_on_from_past_a_square_leans_reach_is_paired(gap):
 
 
 def _shade(img, felt, corners, k=0.35):
-    """The felt darkened evenly (``k`` of its light) inside the polygon ``corners``: a shadow,
-    or a die's face of the felt's colour in its own shade."""
+    """The felt darkened evenly (``k`` of its light) inside the polygon ``corners``: a shadow
+    (or a die's face of the felt's colour in its own shade)."""
     mask = np.zeros(img.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, np.array(corners, np.float32).round().astype(np.int32), 255)
     img[mask > 0] = (felt[mask > 0] * k).astype(np.uint8)
@@ -104,10 +104,10 @@ def test_two_flat_dice_with_felt_between_them_are_both_read():
 
 
 def test_a_shade_between_two_dice_proves_no_gap():
-    """A die's face in its own shade passes for the felt in shadow (``felt_in_shadow``): where
-    the dice 1.3 edges apart are joined by the felt darkened evenly (a face of the die leaning
-    on the other, or a shadow), felt between them is not proved and one goes to the operator
-    (R-I2)."""
+    """Dice touching at a corner meet in a neck a pixel or two wide that the shadow-free
+    silhouettes lose where the felt around it lies in their shadow: where the dice 1.3 edges
+    apart are joined by the felt darkened evenly (``felt_in_shadow``), felt between them is not
+    proved and one goes to the operator (R-I2)."""
     dice = [((220.0, 260.0), 0.0, 3, None), ((220.0 + 1.3 * DIE, 260.0), 0.0, 4, None)]
     felt, img, boxes = _rest(dice)
     x0, x1 = 220.0 + 0.5 * DIE - 1, 220.0 + 0.8 * DIE + 1
