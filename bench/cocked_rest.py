@@ -6,6 +6,10 @@
     .venv/bin/python bench/cocked_rest.py features /tmp/rest-80000.pkl [...]
     .venv/bin/python bench/cocked_rest.py faces /tmp/rest-80000.pkl [...]
     .venv/bin/python bench/cocked_rest.py pips /tmp/rest-80000.pkl [...]
+    .venv/bin/python bench/cocked_rest.py capture --seed 85000 --throws 200 --cases cocked_die \
+        --out /tmp/rest-85000.pkl
+    .venv/bin/python bench/cocked_rest.py pairs /tmp/rest-85000.pkl [--set NAME=VALUE ...]
+    .venv/bin/python bench/cocked_rest.py flats /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
 
 ``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
 cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
@@ -18,7 +22,9 @@ prints, for the dice at the back wall, how a candidate cue's measurements spread
 and over dice leaning on the wall by lean angle, before a cue is wired in (docs/replay.md);
 ``faces`` the same for the top-face cue's measurements, over every die at rest; ``pips`` the
 top face's centre from its pips (``vision.top_pips``) against the reader's and the truth's, and
-the wall cue's shift measured from each.
+the wall cue's shift measured from each; ``pairs`` each throw with a die leaning on the other
+die (``--cases cocked_die`` captures only those): the dice found, their distance, the pair
+cue's measurements and flags; ``flats`` each flat die flagged, by the cue that flags it.
 
 The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
 while the throws run (the tracker and the cues run as the table runs them). Physical seeds
@@ -397,8 +403,10 @@ def pair_rows(records: list[dict], reader, settings: CockedSettings) -> list[dic
     rows = []
     for r in records:
         truth = r["truth"]
+        # the default world's truth does not say what a die leans on: its case does
+        on = "die" if r["case"] == "cocked_die" else "wall"
         lean = [i for i, t in enumerate(truth) if t is not None and t["cocked"]
-                and t["cocked_on"] == "die"]
+                and t.get("cocked_on", on) == "die"]
         if not lean:
             continue
         i = lean[0]
@@ -407,7 +415,7 @@ def pair_rows(records: list[dict], reader, settings: CockedSettings) -> list[dic
         die = geo.die
         _, cocked = judge_cocked(sil, settings, reader, frame, boxes, readings)
         others = [j for j in range(len(boxes)) if j != i]
-        row = dict(seed=r["seed"], found=len(boxes), tilt=truth[i]["cocked_tilt_deg"],
+        row = dict(seed=r["seed"], found=len(boxes), tilt=truth[i].get("cocked_tilt_deg", math.nan),
                    flags=cocked, lean=i, box=tuple(v / die for v in boxes[i][1]),
                    wall=geo.wall_distance(*boxes[i][0])[0] / die, dist=None, reach=None,
                    scores=None, beliefs=None, shape=None, colours=None)
@@ -418,8 +426,8 @@ def pair_rows(records: list[dict], reader, settings: CockedSettings) -> list[dic
         if others:
             j = min(others, key=lambda k: math.dist(boxes[k][0], boxes[i][0]))
             row["dist"] = math.dist(boxes[j][0], boxes[i][0]) / die
-            row["colours"] = (truth[i]["colour"],
-                              truth[j]["colour"] if truth[j] is not None else None)
+            row["colours"] = (truth[i].get("colour"),
+                              truth[j].get("colour") if truth[j] is not None else None)
             rj = readings[j] if j < len(readings) else None
             if rd is not None and rj is not None:
                 row["reach"] = pair_reach(sil, settings, frame, rd.center, rj.center)

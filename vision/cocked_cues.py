@@ -19,8 +19,10 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   in the pixels off the felt's chromaticity (``wall_band_chroma``), where no other die is near.
   A die whose top, where its pips put it (``flat_by_pips``, ``vision.top_pips``: their mean is
   the face's centre), sits wall-ward of its silhouette after all is cleared too.
-- The pair cue (``pairs``): of two dice lying closer than flat dice usually do, one leans on
-  the other (a die comes to rest tilted only against something). If the wall cue finds one of
+- The pair cue (``pairs``): of two dice lying closer than flat dice usually do, or touching
+  as close as a die turned corner-on to the other can lean on it from, one leans on the other
+  (a die comes to rest tilted only against something); felt between them that neither a die
+  nor a shadow covers proves neither does (``silhouettes_touch``). If the wall cue finds one of
   them leaning on the wall, that explains the pair. Else the leaning one is the one scoring
   higher on: the reader's ``cocked_share`` (it saw the faces), less its confidence in the face
   (a tilted face reads less surely), plus how far its silhouette reaches past its top toward
@@ -31,7 +33,8 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   the pair cue takes the die it believes leans more. It learnt from our simulator only, so it
   never clears a flag alone: a flag of the reader's alone on a die it reads (``lean_clear``)
   only where the top-face cue sees a square top, and a close pair only when the reader's and
-  the silhouettes' score agrees (``pair_min_lean``, ``pair_clear_score``, and
+  the silhouettes' score agrees, felt shows between them and both tops are square
+  (``pair_min_lean``, ``pair_clear_score``, ``pair_clear_touching``, ``pair_clear_square``, and
   ``pair_wall_margin`` for a pair one of whose dice the wall cue flags). It never clears a
   wall-cue flag: a square top does not confirm its "flat" there (a die leaning 10-20 degrees
   on the wall shows a top foreshortened by under 6%).
@@ -177,12 +180,17 @@ class CockedSettings:
         other's, seen raised (its centre up to 0.21 edge above a flat die's) farther still:
         past ``pair_lean``, which a die square to the other stays within. Two dice with felt
         between them that neither a die nor a shadow covers (``silhouettes_touch`` with the
-        shadows kept) cannot lean on each other; the shadows are kept because a die's faces in
-        its own shade pass for the felt in shadow (``felt_in_shadow``).
+        shadows kept) cannot lean on each other; the shadows are kept because dice touching at
+        a corner or an edge meet in a neck a pixel or two wide, which the shadow-free
+        silhouettes lose (the rims' blur, the cleaning of a shadow's stray pixels) where the
+        felt around it lies in their shadow.
     :param pair_touch_chroma: the touch test's silhouettes take in the pixels off the felt's
         chromaticity by more than this too (a die of the felt's colour); None: off.
     :param pair_apart: two dice closer than ``pair_lean`` are no pair either when such felt
         lies between them.
+    :param pair_felt_colour: ...unless either die has nearly the felt's colour
+        (``felt_coloured``: its middle's chromaticity within this of the felt's): its shaded
+        faces pass for felt, so felt between them proves nothing.
     :param pair_perspective: a flat die's silhouette's centroid lies this many die edges past
         its top face away from the wall (its front faces, seen by a camera tilted toward the
         wall); taken off the pair cue's reach (``pair_reach``).
@@ -253,6 +261,7 @@ class CockedSettings:
     pair_touch_reach: float = 1.8
     pair_touch_chroma: float | None = 0.07
     pair_apart: bool = True
+    pair_felt_colour: float = 0.15
     pair_perspective: float = 0.18
     pair_reach_weight: float = 3.0
     pair_conf_weight: float = 2.0
@@ -795,6 +804,32 @@ def _leans_on_the_other_instead(
             and scores[off] - scores[1 - off] >= margin)
 
 
+def felt_coloured(silhouettes: RestSilhouettes, frame: np.ndarray, centre,
+                  tol: float) -> bool:
+    """Whether the die centred at ``centre`` has nearly the felt's colour: the chromaticity
+    (B, G, R over their sum) of the median of its middle (a third of an edge each way) lies
+    within ``tol`` of the felt's there before the throw. Such a die's shaded faces keep the
+    felt's chromaticity and brightness and pass for felt; True where it cannot tell."""
+    die = silhouettes.geometry.die
+    seen = None
+    h, w = frame.shape[:2]
+    r = max(1, int(die / 3))
+    x, y = int(centre[0]), int(centre[1])
+    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + r + 1), min(h, y + r + 1)
+    if x1 - x0 >= 2 and y1 - y0 >= 2:
+        roi = frame[y0:y1, x0:x1]
+        bg = silhouettes.felt(x0, y0, x1, y1, roi)
+        if bg is not None and bg.shape == roi.shape:
+            seen = roi, bg
+    if seen is None:
+        return True
+    chroma = []
+    for img in seen:
+        c = np.median(img.reshape(-1, 3).astype(np.float32), axis=0)
+        chroma.append(c / max(float(c.sum()), 1.0))
+    return float(np.linalg.norm(chroma[0] - chroma[1])) < tol
+
+
 def silhouettes_touch(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a, centre_b,
                       chroma: float | None = None, shadows: bool = False,
                       seen_whole: float = 0.7, bridge: float = 0.1) -> bool:
@@ -867,11 +902,15 @@ def pairs(
         # felt between them, seen on the silhouettes with the shadows left out...
         touch = silhouettes_touch(silhouettes, frame, boxes[i][0], boxes[j][0],
                                   settings.pair_touch_chroma)
-        # ...and felt that neither a die nor a shadow covers: a die's faces in its own shade
-        # pass for shadow (the felt darkened evenly), so only this proves no lean
+        # ...and felt that neither a die nor a shadow covers: dice touching at a corner meet in
+        # a neck of a pixel or two that the shadow-free silhouettes lose, so only this proves
+        # no lean
         if not touch and (gap >= settings.pair_lean * die or settings.pair_apart) and (
                 not silhouettes_touch(silhouettes, frame, boxes[i][0], boxes[j][0],
-                                      settings.pair_touch_chroma, shadows=True)):
+                                      settings.pair_touch_chroma, shadows=True)) and not any(
+                felt_coloured(silhouettes, frame, boxes[k][0], settings.pair_felt_colour)
+                for k in (i, j)):
+            # (a die of the felt's colour shows its shaded faces as felt: no gap proved)
             continue
         # two dice that touch may be one leaning a little on the other: nothing seen from above
         # proves a small lean flat (its top square within a few percent), so no cue clears them

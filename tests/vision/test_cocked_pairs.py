@@ -11,7 +11,7 @@ import pytest
 
 from tests.vision.test_tracker import PlacedReader, _PlacedLean
 from tests.vision.tracker_synth import CAL, DIE, SynthDie, background, draw_die
-from vision.cocked_cues import CockedSettings, judge_cocked, silhouettes_touch
+from vision.cocked_cues import CockedSettings, felt_coloured, judge_cocked, silhouettes_touch
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry
 
@@ -23,11 +23,11 @@ def _square(centre, turn_deg, size=DIE):
     return cv2.boxPoints((centre, (size, size), turn_deg))
 
 
-def _rest(dice):
+def _rest(dice, colour=WHITE):
     """A rest frame of dice drawn as ``(top, turn_deg, value, side)``: each a top face (a
     white square of ``DIE`` px with its pips) and, where ``side`` is a list of points, the
     face the camera sees besides it (grey). Returns the felt, the frame, the dice's boxes (the
-    rotated rectangle around each die's pixels) and a reader that reads each top."""
+    rotated rectangle around each die's pixels)."""
     felt = background(0)
     img = felt.copy()
     boxes = []
@@ -38,13 +38,13 @@ def _rest(dice):
             cv2.fillConvexPoly(img, cv2.convexHull(np.vstack([pts, face])).round()
                                .astype(np.int32), SIDE, cv2.LINE_AA)
             pts = np.vstack([pts, face])
-        draw_die(img, SynthDie(top[0], top[1], 0, 0, value, colour=WHITE, angle=turn))
+        draw_die(img, SynthDie(top[0], top[1], 0, 0, value, colour=colour, angle=turn))
         boxes.append(cv2.minAreaRect(pts))
     return felt, img, boxes
 
 
-def _judge(dice, shares, lean=None, **settings):
-    felt, img, boxes = _rest(dice)
+def _judge(dice, shares, lean=None, colour=WHITE, **settings):
+    felt, img, boxes = _rest(dice, colour)
     sil = RestSilhouettes(TableGeometry(CAL), felt, None, 1, (640, 480), False, 30)
     tops = [d[0] for d in dice]
     reader = PlacedReader(tops, [d[2] for d in dice], shares)
@@ -86,8 +86,8 @@ def test_a_die_leaning_corner_on_from_past_a_square_leans_reach_is_paired(gap):
 
 
 def _shade(img, felt, corners, k=0.35):
-    """The felt darkened evenly (``k`` of its light) inside the polygon ``corners``: a shadow,
-    or a die's face of the felt's colour in its own shade."""
+    """The felt darkened evenly (``k`` of its light) inside the polygon ``corners``: a shadow
+    (or a die's face of the felt's colour in its own shade)."""
     mask = np.zeros(img.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, np.array(corners, np.float32).round().astype(np.int32), 255)
     img[mask > 0] = (felt[mask > 0] * k).astype(np.uint8)
@@ -104,10 +104,10 @@ def test_two_flat_dice_with_felt_between_them_are_both_read():
 
 
 def test_a_shade_between_two_dice_proves_no_gap():
-    """A die's face in its own shade passes for the felt in shadow (``felt_in_shadow``): where
-    the dice 1.3 edges apart are joined by the felt darkened evenly (a face of the die leaning
-    on the other, or a shadow), felt between them is not proved and one goes to the operator
-    (R-I2)."""
+    """Dice touching at a corner meet in a neck a pixel or two wide that the shadow-free
+    silhouettes lose where the felt around it lies in their shadow: where the dice 1.3 edges
+    apart are joined by the felt darkened evenly (``felt_in_shadow``), felt between them is not
+    proved and one goes to the operator (R-I2)."""
     dice = [((220.0, 260.0), 0.0, 3, None), ((220.0 + 1.3 * DIE, 260.0), 0.0, 4, None)]
     felt, img, boxes = _rest(dice)
     x0, x1 = 220.0 + 0.5 * DIE - 1, 220.0 + 0.8 * DIE + 1
@@ -139,3 +139,15 @@ def test_a_close_pair_is_cleared_only_with_felt_between_them_and_both_tops_squar
     cocked = _judge(touching, [0.1, 0.1], lean=[0.0, 0.0], pair_clear_touching=True,
                     pair_clear_square=False)[4]
     assert cocked == [False, False]
+
+
+def test_felt_between_dice_of_the_felts_colour_proves_nothing():
+    """A die of nearly the felt's colour (green on green felt) shows its shaded faces as felt:
+    felt seen between two such dice 1.3 edges apart does not prove that neither leans, and one
+    goes to the operator (R-I2); white dice so placed are both read (above)."""
+    green = (55, 150, 42)  # the felt's chromaticity (tracker_synth.FELT), lit brighter
+    dice = [((220.0, 260.0), 0.0, 3, None), ((220.0 + 1.3 * DIE, 260.0), 0.0, 4, None)]
+    sil, img, boxes, _, cocked = _judge(dice, [0.3, 0.3], colour=green)
+    assert felt_coloured(sil, img, boxes[0][0], CockedSettings().pair_felt_colour)
+    assert not silhouettes_touch(sil, img, boxes[0][0], boxes[1][0], shadows=True)
+    assert sorted(cocked) == [False, True]

@@ -147,9 +147,11 @@ def test_a_flat_die_only_the_reader_flags_is_read_when_the_lean_model_sees_it_fl
     """bench/tracker.py seed 11118: a flat 2 rests beside a die leaning on the wall; the reader,
     judging its crop alone, flags it. The lean model is all but sure it lies flat and the reader
     sure of its face: it is read (``lean_clear``); with that off it stays flagged (operator).
-    The die leaning on the wall stays flagged either way (R-I2)."""
+    The die leaning on the wall stays flagged either way (R-I2). (The two green dice lie 1.59
+    edges apart on green felt: with ``pair_felt_colour`` they are a pair, whose wall lean
+    explains it and reads the flat die too; off here, so that ``lean_clear`` alone decides.)"""
     for settings, want in (({}, (2, False)), ({"lean_clear": -1.0}, (None, True))):
-        clip, obs = _observe(11118, "cocked_wall", **settings)
+        clip, obs = _observe(11118, "cocked_wall", pair_felt_colour=0.0, **settings)
         flat, leaning = sorted(clip.truth["dice"], key=lambda d: d["cocked"])
         got = _nearest(obs, flat)
         assert (got.value, got.cocked) == want

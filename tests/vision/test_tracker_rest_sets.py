@@ -104,3 +104,22 @@ def test_top_face_widths_of_the_dice_at_rest(rest_bench, capsys):
     rest_bench.print_faces(rows)
     out = capsys.readouterr().out
     assert out.startswith("whole tops") and "leaning 30-46 deg" in out
+
+
+def test_pairs_and_flats_of_kept_throws(rest_bench, capsys):
+    """``--cases cocked_die`` keeps only throws with a die leaning on the other; ``pairs``
+    reports each (the leaning die flagged here), ``flats`` names the cue of each flat die
+    flagged."""
+    reader = DiceReader()
+    records = rest_bench.capture("default", 1005, 2, (640, 480), reader, log=lambda *_: None,
+                                 cases=["cocked_die"])
+    assert [r["case"] for r in records] == ["cocked_die", "cocked_die"]
+    rows = rest_bench.pair_rows(records, reader, CockedSettings())
+    assert len(rows) == 2 and all(r["found"] == 2 and r["dist"] < 1.8 for r in rows)
+    assert all(any(r["flags"]) for r in rows)  # never paid
+    flats = rest_bench.flat_cue_rows(records, reader, CockedSettings())
+    assert all(f["cues"] for f in flats)  # each flat die flagged has a cue named
+    rest_bench.print_pairs(rows)
+    rest_bench.print_flat_cues(flats)
+    out = capsys.readouterr().out
+    assert "2 throws with a die leaning on the other: 0 no die flagged" in out
