@@ -46,11 +46,20 @@ from vision.camera_view import CameraView, CameraViewError  # noqa: E402
 from vision.cocked_cues import (  # noqa: E402
     CockedSettings,
     camera_view,
+    cocked_share,
     die_offsets,
+    flat_by_pips,
+    flat_fronts,
     front_band,
     judge_cocked,
+    lean_beliefs,
+    lean_scores,
     leans_on_wall,
+    pair_reach,
+    pairs,
     top_face_shape,
+    top_faces,
+    wall_faces,
     wall_shift,
     whole_top,
 )
@@ -60,8 +69,9 @@ from vision.top_pips import top_pips  # noqa: E402
 
 
 def capture(world: str, seed0: int, throws: int, size: tuple[int, int], reader,
-            log=print) -> list[dict]:
-    """Simulate and track ``throws`` throws (cases in turn, seeds from ``seed0``); per throw
+            log=print, cases: list[str] | None = None) -> list[dict]:
+    """Simulate and track ``throws`` throws (``cases`` in turn, the bench's ``SIM_CASES`` by
+    default, seeds from ``seed0``); per throw
     with one observation, what the cues judged: ``seed``, ``case``, ``sil``, ``frame``,
     ``boxes``, ``readings``, ``truth`` (the truth's die for each box, None for a box that
     matched none) and ``cocked`` (the tracker's flags)."""
@@ -75,11 +85,12 @@ def capture(world: str, seed0: int, throws: int, size: tuple[int, int], reader,
         judged.append((silhouettes, frame.copy(), list(boxes), list(readings)))
         return judge_cocked(silhouettes, settings, rd, frame, boxes, readings)
 
+    cases = cases or SIM_CASES
     records, t0 = [], time.time()
     tracker_module.judge_cocked = keep
     try:
         for k in range(throws):
-            seed, case = seed0 + k, SIM_CASES[k % len(SIM_CASES)]
+            seed, case = seed0 + k, cases[k % len(cases)]
             clip = simulate_throw(seed=seed, scenario=case, size=size,
                                   **world_of(world, seed, 60.0))
             tracker = tracker_module.ThrowTracker(clip.calibration, reader=reader,
@@ -377,6 +388,134 @@ def print_pips(rows: list[dict]) -> None:
               f"{len(ratios)} dice: {spread(ratios)}")
 
 
+def pair_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
+    """Per throw with a die leaning on the other die (truth ``cocked_on`` "die"): how many dice
+    were found at rest, the leaning die's box, its distance (box centres, die edges) to the
+    nearest other die found, which cues flag what (judged again with ``settings``), the pair
+    cue's ``pair_reach`` and ``lean_scores``, the lean model's beliefs, the leaning die's top
+    face (``top_face_shape``, die edges) and its lean angle."""
+    rows = []
+    for r in records:
+        truth = r["truth"]
+        lean = [i for i, t in enumerate(truth) if t is not None and t["cocked"]
+                and t["cocked_on"] == "die"]
+        if not lean:
+            continue
+        i = lean[0]
+        sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
+        geo = sil.geometry
+        die = geo.die
+        _, cocked = judge_cocked(sil, settings, reader, frame, boxes, readings)
+        others = [j for j in range(len(boxes)) if j != i]
+        row = dict(seed=r["seed"], found=len(boxes), tilt=truth[i]["cocked_tilt_deg"],
+                   flags=cocked, lean=i, box=tuple(v / die for v in boxes[i][1]),
+                   wall=geo.wall_distance(*boxes[i][0])[0] / die, dist=None, reach=None,
+                   scores=None, beliefs=None, shape=None, colours=None)
+        rd = readings[i] if i < len(readings) else None
+        top = getattr(rd, "center", None)
+        top = (float(top[0]), float(top[1])) if top is not None else boxes[i][0]
+        row["shape"] = top_face_shape(frame, top, die)
+        if others:
+            j = min(others, key=lambda k: math.dist(boxes[k][0], boxes[i][0]))
+            row["dist"] = math.dist(boxes[j][0], boxes[i][0]) / die
+            row["colours"] = (truth[i]["colour"],
+                              truth[j]["colour"] if truth[j] is not None else None)
+            rj = readings[j] if j < len(readings) else None
+            if rd is not None and rj is not None:
+                row["reach"] = pair_reach(sil, settings, frame, rd.center, rj.center)
+                row["scores"] = lean_scores(sil, settings, frame, rd, rj)
+            beliefs = lean_beliefs(geo, settings, reader, frame, boxes, readings)
+            if beliefs is not None:
+                row["beliefs"] = (beliefs[i], beliefs[j])
+        rows.append(row)
+    return rows
+
+
+def print_pairs(rows: list[dict]) -> None:
+    """``pair_rows`` one line per throw: the unflagged ones (no die flagged: paid) first."""
+    fmt = lambda v: "-" if v is None else " ".join(f"{x:+.2f}" for x in v)  # noqa: E731
+    paid = [r for r in rows if not any(r["flags"])]
+    wrong = [r for r in rows if any(r["flags"]) and not r["flags"][r["lean"]]]
+    print(f"{len(rows)} throws with a die leaning on the other: {len(paid)} no die flagged, "
+          f"{len(wrong)} only the flat die flagged")
+    print("seed   tilt found  dist  wall  box (edges)   flags          reach (lean, other)  "
+          "scores        beliefs       top face    colours")
+    for r in sorted(rows, key=lambda r: (any(r["flags"]), r["flags"][r["lean"]], r["seed"])):
+        dist = "-" if r["dist"] is None else f"{r['dist']:.2f}"
+        print(f"{r['seed']} {r['tilt']:5.1f} {r['found']:5d} {dist:>5s} {r['wall']:5.2f}  "
+              f"{r['box'][0]:.2f}x{r['box'][1]:.2f}   {str(r['flags']):14s} "
+              f"{fmt(r['reach']):20s} {fmt(r['scores']):13s} {fmt(r['beliefs']):13s} "
+              f"{fmt(r['shape']):11s} {r['colours']}")
+
+
+def flat_cue_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
+    """Per flat die flagged (judged again with ``settings``), the cues that flag it, in
+    ``judge_cocked``'s order: ``pair`` (the pair cue takes it for the leaning die of a close
+    pair), ``reader`` (the reader's flag, where no pair cue overrides it), ``wall`` (the wall
+    cue, after the front face and the pips), ``top face`` and ``wall face``; with its colour,
+    its distance to the wall line and to the nearest other die (box centres, die edges) and
+    whether the other die of its throw is cocked."""
+    st = settings
+    rows = []
+    for r in records:
+        sil, frame, boxes, readings, truth = (r["sil"], r["frame"], r["boxes"], r["readings"],
+                                              r["truth"])
+        if not boxes:
+            continue
+        _, cocked = judge_cocked(sil, st, reader, frame, boxes, readings)
+        geo = sil.geometry
+        die = geo.die
+        rds = [readings[i] if i < len(readings) else None for i in range(len(boxes))]
+        walls = [leans_on_wall(geo, st, boxes[i], rds[i]) for i in range(len(boxes))]
+        cleared = flat_fronts(sil, st, frame, boxes, readings, walls)
+        by_pips = flat_by_pips(geo, st, frame, boxes, readings, walls)
+        walls = [w and not c and not p for w, c, p in zip(walls, cleared, by_pips, strict=True)]
+        tilted = top_faces(geo, st, frame, boxes, readings)
+        faces = wall_faces(sil, st, frame, boxes, readings)
+        beliefs = lean_beliefs(geo, st, reader, frame, boxes, readings)
+        paired = pairs(sil, st, frame, boxes, readings, walls, beliefs, tilted)
+        for i, t in enumerate(truth):
+            if t is None or t["cocked"] or not t["at_rest_in_area"] or not cocked[i]:
+                continue
+            others = [j for j in range(len(boxes)) if j != i]
+            near = min((math.dist(boxes[j][0], boxes[i][0]) / die for j in others),
+                       default=None)
+            cues = []
+            if i in paired:
+                if paired[i]:
+                    cues.append("pair")
+                if cocked_share(rds[i]) >= st.pair_keep_share:
+                    cues.append("reader")
+            else:
+                if rds[i] is not None and rds[i].cocked:
+                    cues.append("reader")
+                if walls[i]:
+                    cues.append("wall")
+            if tilted[i] is True and (geo.wall_distance(*boxes[i][0])[0] <= st.face_near_wall
+                                      * die or (near is not None and near <= st.face_near_die)):
+                cues.append("top face")
+            if faces[i]:
+                cues.append("wall face")
+            rows.append(dict(seed=r["seed"], cues=cues, colour=t.get("colour"),
+                             wall=geo.wall_distance(*boxes[i][0])[0] / die, near=near,
+                             partner_cocked=any(u is not None and u["cocked"] for u in truth),
+                             share=cocked_share(rds[i]),
+                             belief=None if beliefs is None else beliefs[i]))
+    return rows
+
+
+def print_flat_cues(rows: list[dict]) -> None:
+    """``flat_cue_rows``: a count per cue, then one line per die."""
+    n = Counter("+".join(r["cues"]) or "?" for r in rows)
+    print(f"{len(rows)} flat dice flagged: " + ", ".join(f"{k} {v}" for k, v in n.most_common()))
+    print("seed    cues                  colour  wall  other die  other cocked  share  belief")
+    for r in sorted(rows, key=lambda r: ("+".join(r["cues"]), r["seed"])):
+        near = "-" if r["near"] is None else f"{r['near']:.2f}"
+        belief = "-" if r["belief"] is None else f"{r['belief']:.2f}"
+        print(f"{r['seed']}  {'+'.join(r['cues']):20s}  {r['colour']!s:6s}  {r['wall']:4.2f}"
+              f"  {near:>9s}  {r['partner_cocked']!s:12s}  {r['share']:.2f}   {belief}")
+
+
 def parse_set(items: list[str]) -> dict:
     """``NAME=VALUE`` pairs -> CockedSettings fields (floats, true/false, or ``LOW,HIGH``)."""
     out = {}
@@ -405,6 +544,9 @@ def main(argv: list[str] | None = None) -> int:
     cap.add_argument("--throws", type=int, default=200)
     cap.add_argument("--size", default="640x480", help="WIDTHxHEIGHT")
     cap.add_argument("--out", type=Path, required=True)
+    cap.add_argument("--cases", default=",".join(SIM_CASES),
+                     help="comma-separated scenarios taken in turn (e.g. cocked_die: many dice "
+                          "leaning on the other die fast)")
     jud = sub.add_parser("judge", help="judge the cues again on kept rest frames")
     jud.add_argument("sets", type=Path, nargs="+")
     jud.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
@@ -420,6 +562,12 @@ def main(argv: list[str] | None = None) -> int:
     pip.add_argument("sets", type=Path, nargs="+")
     fac = sub.add_parser("faces", help="the top-face cue's measurements of the dice at rest")
     fac.add_argument("sets", type=Path, nargs="+")
+    par = sub.add_parser("pairs", help="each throw with a die leaning on the other: the pair cue")
+    par.add_argument("sets", type=Path, nargs="+")
+    par.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    fla = sub.add_parser("flats", help="the flat dice flagged, by the cue that flags each")
+    fla.add_argument("sets", type=Path, nargs="+")
+    fla.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     from vision.dice import DiceReader
@@ -427,7 +575,13 @@ def main(argv: list[str] | None = None) -> int:
     reader = DiceReader()
     if args.step == "capture":
         w, _, h = args.size.partition("x")
-        records = capture(args.world, args.seed, args.throws, (int(w), int(h)), reader)
+        cases = [c for c in args.cases.split(",") if c]
+        unknown = sorted(set(cases) - set(SIM_CASES))
+        if unknown:
+            raise SystemExit(f"--cases {args.cases!r}: unknown {', '.join(unknown)}; "
+                             f"choose from {', '.join(SIM_CASES)}")
+        records = capture(args.world, args.seed, args.throws, (int(w), int(h)), reader,
+                          cases=cases)
         with open(args.out, "wb") as f:
             pickle.dump(records, f)
         print(f"{args.out}: {len(records)} throws kept of {args.throws}")
@@ -444,6 +598,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "faces":
         print_faces(face_rows(records, reader))
+        return 0
+    if args.step == "flats":
+        print_flat_cues(flat_cue_rows(records, reader, CockedSettings(**parse_set(args.set))))
+        return 0
+    if args.step == "pairs":
+        print_pairs(pair_rows(records, reader, CockedSettings(**parse_set(args.set))))
         return 0
     n, misses = judge(records, CockedSettings(**parse_set(args.set)), reader)
     if args.verbose:

@@ -329,12 +329,30 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
     return results
 
 
+def die_row(kind: str, photo: str, label, what: str, die) -> dict:
+    """One labelled die as the reader met it: the label, the bench's outcome, and the reading
+    matched to it (its likeliest face and that face's confidence, also when it abstained), for
+    a reliability table of the reader's confidence (``tools/reader_calibration.py``)."""
+    return {"kind": kind, "photo": photo, "value": label[0], "outcome": what,
+            "best_face": None if die is None else die.best_face,
+            "confidence": None if die is None else round(float(die.confidence), 5),
+            "cocked": None if die is None else bool(die.cocked)}
+
+
+def write_readings(path: Path, models: Path | None, part: str | None, rows: list) -> None:
+    """The ``die_row``s of a run, with the models and the part they were read with."""
+    path.write_text(json.dumps({"models": str(models or "vision/models"), "part": part,
+                                "dice": rows}) + "\n")
+
+
 def score_kinds(reader, kinds: list[str] | None, part: str | None,
-                verbose: bool = False, failures: list | None = None) -> dict:
+                verbose: bool = False, failures: list | None = None,
+                readings: list | None = None) -> dict:
     """Per kind of dice (dice_split.json "kinds"; None: every kind), the counts of that kind's
     dice alone over the photos of ``part`` (None: every photo of its set), and the median time
     to read a photo. ``failures``: a list to append a ``failure_tile`` to for each die of the
-    kinds misread, abstained on or missed."""
+    kinds misread, abstained on or missed; ``readings``: a list to append a ``die_row`` to for
+    each die of the kinds."""
     split = json.loads(SPLIT.read_text())
     if "kinds" not in split:
         raise SystemExit(f"{SPLIT} has no kinds: run tools/train_reader.py kinds")
@@ -371,6 +389,11 @@ def score_kinds(reader, kinds: list[str] | None, part: str | None,
                 rest = _drop_matched(others, dice)
                 n = match(ours, rest)
                 n["images"] = 1
+                if readings is not None:
+                    readings.extend(die_row(k, jpg.name, lab, what,
+                                            None if di is None else rest[di])
+                                    for lab, (what, di) in zip(ours, outcomes(ours, rest),
+                                                               strict=True))
                 if failures is not None:
                     for lab, (what, di) in zip(ours, outcomes(ours, rest), strict=True):
                         if what != "correct":
@@ -498,9 +521,10 @@ STRESS = {
 }
 
 
-def score_stress(reader, part: str, verbose: bool = False) -> dict:
+def score_stress(reader, part: str, verbose: bool = False, readings: list | None = None) -> dict:
     """The ``part``'s photos of each set, each changed as ``STRESS`` says (labels moved with
-    the pixels), scored as ``score_images`` does."""
+    the pixels), scored as ``score_images`` does. ``readings``: a list to append a ``die_row``
+    to for each die (its kind: the set and the change)."""
     split = json.loads(SPLIT.read_text())["sets"]
     results = {}
     for s in SETS:
@@ -527,6 +551,11 @@ def score_stress(reader, part: str, verbose: bool = False) -> dict:
                 n["images"] = 1
                 for key, v in n.items():
                     tot[key] += v
+                if readings is not None:
+                    readings.extend(die_row(f"{s}: {change_name}", name, lab, what,
+                                            None if di is None else dice[di])
+                                    for lab, (what, di) in zip(moved, outcomes(moved, dice),
+                                                               strict=True))
                 if verbose and (n["misread"] or n["missed"] or n["abstained"]):
                     print(f"  {s} {change_name} {name}: {n}")
             tot["median_ms"] = tot["median_ms_once"] = statistics.median(ms)
@@ -602,6 +631,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sheet", type=Path, default=None, metavar="PNG",
                     help="--per-kind / --leave-out: a contact sheet of the dice misread, "
                     "abstained on or missed (the photo round each, the reader's crop)")
+    ap.add_argument("--readings", type=Path, default=None, metavar="JSON",
+                    help="--per-kind / --leave-out / --stress: write every die scored as the reader "
+                    "met it (label, outcome, likeliest face, confidence), for "
+                    "tools/reader_calibration.py")
     ap.add_argument("--stress", action="store_true",
                     help="the --part's photos resized, recoloured, side-lit, tilted, blurred")
     a = ap.parse_args(argv)
@@ -612,7 +645,10 @@ def main(argv: list[str] | None = None) -> int:
     if a.per_kind or a.leave_out:
         part = None if a.all else a.part or (None if a.leave_out else "held_out")
         failures = [] if a.sheet else None
-        results = score_kinds(reader, a.leave_out or None, part, a.verbose, failures)
+        readings = [] if a.readings else None
+        results = score_kinds(reader, a.leave_out or None, part, a.verbose, failures, readings)
+        if a.readings:
+            write_readings(a.readings, a.models, part, readings)
         for k, t in results.items():
             print(report(f"{k} ({t['look']})", t), flush=True)
         if a.sheet:
@@ -626,7 +662,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     a.part = a.part or "held_out"
     if a.stress:
-        results = score_stress(reader, a.part, a.verbose)
+        readings = [] if a.readings else None
+        results = score_stress(reader, a.part, a.verbose, readings)
+        if a.readings:
+            write_readings(a.readings, a.models, a.part, readings)
         if a.json:
             print(json.dumps(results))
         return 0

@@ -39,6 +39,15 @@ samples (docs/reader-training.md, "Teaching the closer look")::
         --closer-looks $O/looks_a.npz --look-batch 24 --look-weight 2 --place-weight 8 \
         --lr 3e-4 --out $O/det_up8Z.onnx --model-dir $O/models_up8Z
 
+``tracker-looks`` records them where the tracker asks for them instead: ``bench/tracker.py``'s
+own throws (dev seeds only), the ``ThrowTracker`` handing the reader its boxes at rest, at
+640x480 and 1280x720::
+
+    nice -n 15 $T tools/train_detector.py tracker-looks --run 81000:180:640x480 \
+        --run 81000:180:1280x720 --out $O/tlooks_81.npz
+
+``train --dark-repeat K`` draws the photos and stills with a dark die K times as often.
+
 Data, sampling, loss and export are tools/train_reader.py's (``det_sample``, ``focal``,
 ``export``): the same as the shipped detector's.
 """
@@ -67,6 +76,20 @@ OUT = tr.WORK / "det"
 
 # --mimic: the teacher's maps are learnt where its heat is at least this; its heat weighs this
 MIMIC_HEAT, MIMIC_WEIGHT = 0.2, 0.2
+# --dark-repeat: a die is dark when the median grey of the middle of its top face is below this
+# (the train photos: black 28-55, marbled blue 40-79, dark red 55-91 at the 10th-90th
+# percentiles; white 183-205)
+DARK_GREY = 60
+
+
+def dark_dice(img: np.ndarray, photo) -> int:
+    """How many of ``photo``'s dice are dark (``DARK_GREY``) in ``img``."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    n = 0
+    for d in photo.dice:
+        r, x, y = max(2, int(0.3 * d.size)), int(d.cx), int(d.cy)
+        n += float(np.median(grey[max(0, y - r):y + r, max(0, x - r):x + r])) < DARK_GREY
+    return n
 
 
 def _cbr(i: int, o: int, s: int = 1, d: int = 1):
@@ -292,40 +315,62 @@ def rest_frames(n_throws: int, first_seed: int = 200_000) -> list:
     return out
 
 
+class LookRecorder:
+    """The shipped reader with every patch its closer look (``DiceReader._refine``) cuts
+    recorded, on the code path that cuts them: the pixels, the reach and the given size in
+    cells, whether the size was known, and whether the die nearest the patch's centre leans
+    (-1: no die within an edge of it). ``truth``: the frame's dice as (cx, cy, px, leans), set
+    by the caller before each frame."""
+
+    def __init__(self):
+        from vision.dice import DiceReader
+
+        self.reader = DiceReader(tr.MODELS)
+        self.rows: list[tuple] = []
+        self.truth: list[tuple[float, float, float, bool]] = []
+        self._looked = self.reader._refine
+        self.reader._refine = self._recording
+
+    def _recording(self, frame, dice, size_known=False):
+        from vision.dice import DET_STRIDE
+
+        reach = self.reader.tuning.refine_reach
+        patches, scales, _ = self.reader.refine_patches(frame, dice)
+        for (cx, cy, size), patch, k in zip(dice, patches, scales, strict=True):
+            near = [(math.hypot(cx - x, cy - y), leans) for x, y, px, leans in self.truth
+                    if math.hypot(cx - x, cy - y) < px]
+            self.rows.append((patch, reach * size * k / DET_STRIDE, size * k / DET_STRIDE,
+                              bool(size_known), int(min(near)[1]) if near else -1))
+        return self._looked(frame, dice, size_known)
+
+    def save(self, out: Path) -> None:
+        rows = self.rows
+        np.savez_compressed(out, patch=np.stack([r[0] for r in rows]),
+                            reach=np.array([r[1] for r in rows], np.float32),
+                            size=np.array([r[2] for r in rows], np.float32),
+                            size_known=np.array([r[3] for r in rows]),
+                            leans=np.array([r[4] for r in rows], np.int8))
+        leans = sum(r[4] == 1 for r in rows)
+        tr.log(f"wrote {out}: {len(rows)} closer looks' patches, {leans} of them on a leaning die")
+
+
 def closer_look_patches(n_throws: int, n_stills: int, out: Path, first_seed: int = 200_000,
                         jitter: float = 0.2, seed: int = 0) -> None:
-    """The patches the shipped reader's closer look (``DiceReader._refine``) cuts, recorded on
-    the code path that cuts them, into ``out`` (.npz): the ``ThrowTracker`` run with the
-    shipped reader over ``n_throws`` simulated throws with a die leaning (on the wall or on the
-    other die, alternately; every other one at 1280x720; all in the physical world, as
-    ``bench/tracker.py --world physical``; seeds from ``first_seed``, none of the tracker
-    bench's), ``read_at`` on each rest frame at the dice's true resting centres moved by up to
-    ``jitter`` of an edge (where a tracker's box may put them), and ``find`` and ``read_at`` on
-    ``n_stills`` simulator stills with 80% of their dice leaning. Per patch: the pixels, the
-    reach and the given size in cells, whether the size was known, and whether the die nearest
-    the patch's centre leans (-1: no die within an edge)."""
-    from vision.dice import DET_STRIDE, DiceReader
+    """The patches the shipped reader's closer look cuts (``LookRecorder``) into ``out``
+    (.npz): the ``ThrowTracker`` run with the shipped reader over ``n_throws`` simulated throws
+    with a die leaning (on the wall or on the other die, alternately; every other one at
+    1280x720; all in the physical world, as ``bench/tracker.py --world physical``; seeds from
+    ``first_seed``, none of the tracker bench's), ``read_at`` on each rest frame at the dice's
+    true resting centres moved by up to ``jitter`` of an edge (where a tracker's box may put
+    them), and ``find`` and ``read_at`` on ``n_stills`` simulator stills with 80% of their dice
+    leaning."""
     from vision.simulator import Scenario, simulate_throw
     from vision.simulator.worlds import world_of
     from vision.tracker import ThrowTracker
 
-    reader = DiceReader(tr.MODELS)
-    t = reader.tuning
+    rec = LookRecorder()
+    reader = rec.reader
     rng = np.random.default_rng(seed)
-    rows: list[tuple] = []
-    truth: list[tuple[float, float, float, bool]] = []  # the frame's dice (cx, cy, px, leans)
-    looked = reader._refine
-
-    def recording(frame, dice, size_known=False):
-        patches, scales, _ = reader.refine_patches(frame, dice)
-        for (cx, cy, size), patch, k in zip(dice, patches, scales, strict=True):
-            near = [(math.hypot(cx - x, cy - y), leans) for x, y, px, leans in truth
-                    if math.hypot(cx - x, cy - y) < px]
-            rows.append((patch, t.refine_reach * size * k / DET_STRIDE, size * k / DET_STRIDE,
-                         bool(size_known), int(min(near)[1]) if near else -1))
-        return looked(frame, dice, size_known)
-
-    reader._refine = recording
 
     def jittered(dice, die_px):
         return [(x + rng.uniform(-jitter, jitter) * die_px, y + rng.uniform(-jitter, jitter) * die_px)
@@ -341,7 +386,7 @@ def closer_look_patches(n_throws: int, n_stills: int, out: Path, first_seed: int
             tr.log(f"throw {seed_} failed: {exc}")
             continue
         dp = clip.calibration.die_px
-        truth[:] = [(*d["rest_center"], dp, bool(d["cocked"])) for d in clip.truth["dice"]]
+        rec.truth[:] = [(*d["rest_center"], dp, bool(d["cocked"])) for d in clip.truth["dice"]]
         tracker = ThrowTracker(clip.calibration, reader=reader)
         for ts, img in clip.frames:
             tracker.feed(ts, img)
@@ -351,20 +396,52 @@ def closer_look_patches(n_throws: int, n_stills: int, out: Path, first_seed: int
             reader.read_at(frame, at_rest, die_px=dp)
             reader.read_at(frame, jittered(at_rest, dp), die_px=dp)
         if (seed_ - first_seed) % 20 == 19:
-            tr.log(f"closer looks: {seed_ - first_seed + 1} throws, {len(rows)} patches")
+            tr.log(f"closer looks: {seed_ - first_seed + 1} throws, {len(rec.rows)} patches")
     for img, dice in tr.sim_stills(n_stills, seed=28 + seed, lean_share=0.8) if n_stills else []:
-        truth[:] = [(cx, cy, dp, bool(c)) for _, cx, cy, dp, c in dice]
+        rec.truth[:] = [(cx, cy, dp, bool(c)) for _, cx, cy, dp, c in dice]
         reader.find(img)
         centres = [(cx, cy) for _, cx, cy, _, _ in dice]
         dp = float(np.median([d[3] for d in dice]))
         reader.read_at(img, jittered(centres, dp), die_px=dp)
-    np.savez_compressed(out, patch=np.stack([r[0] for r in rows]),
-                        reach=np.array([r[1] for r in rows], np.float32),
-                        size=np.array([r[2] for r in rows], np.float32),
-                        size_known=np.array([r[3] for r in rows]),
-                        leans=np.array([r[4] for r in rows], np.int8))
-    leans = sum(r[4] == 1 for r in rows)
-    tr.log(f"wrote {out}: {len(rows)} closer looks' patches, {leans} of them on a leaning die")
+    rec.save(out)
+
+
+# the dev seeds of bench/tracker.py's sets (never the never-tuned 90000.. and 91000..)
+DEV_SEEDS = ((80_000, 81_000), (81_000, 82_000), (84_000, 85_000))
+
+
+def tracker_looks(runs: list[tuple[int, int, tuple[int, int]]], out: Path, fps: float = 60) -> None:
+    """The patches the shipped reader's closer look cuts where the tracker asks for them
+    (``LookRecorder``), into ``out`` (.npz): each run (first seed, throws, frame size) is
+    ``bench/tracker.py --world physical --seed FIRST`` at that size, the same throws in the same
+    order of cases, the ``ThrowTracker`` handing the reader its own boxes (a silhouette's
+    centre, not the die's); nothing else is read. Dev seeds only (``DEV_SEEDS``)."""
+    from tests.support.throws import SIM_CASES
+    from vision.simulator import simulate_throw
+    from vision.simulator.worlds import world_of
+    from vision.tracker import ThrowTracker
+
+    for first, n, _ in runs:
+        if not any(lo <= first and first + n <= hi for lo, hi in DEV_SEEDS):
+            raise SystemExit(f"tracker-looks: seeds {first}..{first + n - 1} are not all in one dev "
+                             f"set ({', '.join(f'{lo}..{hi - 1}' for lo, hi in DEV_SEEDS)})")
+    rec = LookRecorder()
+    for first, n, size in runs:
+        base = next(lo for lo, hi in DEV_SEEDS if lo <= first < hi)
+        for seed in range(first, first + n):
+            try:  # the case the bench gives this seed, run from its set's first seed
+                clip = simulate_throw(seed=seed, scenario=SIM_CASES[(seed - base) % len(SIM_CASES)],
+                                      size=size, **world_of("physical", seed, fps))
+            except Exception as exc:  # noqa: BLE001 - the simulator's fault; the bench skips it too
+                tr.log(f"throw {seed} failed: {exc}")
+                continue
+            dp = clip.calibration.die_px
+            rec.truth[:] = [(*d["rest_center"], dp, bool(d["cocked"])) for d in clip.truth["dice"]]
+            tracker = ThrowTracker(clip.calibration, reader=rec.reader)
+            for ts, img in clip.frames:
+                tracker.feed(ts, img)
+        tr.log(f"tracker looks: seeds {first}.. at {size[0]}x{size[1]}, {len(rec.rows)} patches")
+    rec.save(out)
 
 
 def closer_look_loss(net, teacher, patches: dict, idx: np.ndarray, rng, heat_floor: float,
@@ -469,7 +546,7 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
           place_too: bool = False, mimic: bool = False, lean_stills: int = 0,
           lean_batch: int = 4, lean_weight: float = 1.0, lean_throws: int = 0,
           closer_looks: list[Path] | None = None, look_batch: int = 16, look_weight: float = 1.0,
-          place_weight: float = 4.0, look_lean_weight: float = 2.0) -> None:
+          place_weight: float = 4.0, look_lean_weight: float = 2.0, dark_repeat: int = 1) -> None:
     """tools/train_reader.py's ``train_det`` with this shape: the same photos, samples, loss,
     schedule and export (the samples cut in ``workers`` processes beside the training).
     ``size_from``: a teacher detector whose size map is learnt where a die's centre is (and,
@@ -483,7 +560,9 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
     ``lean_throws``: the rest frames of that many simulated throws with a leaning die
     (``rest_frames``) join them. ``closer_looks``: the shipped reader's closer-look patches
     (``closer_look_patches``), ``look_batch`` of them a step taught by the teacher
-    (``closer_look_loss``) at ``look_weight``."""
+    (``closer_look_loss``) at ``look_weight``. ``dark_repeat``: each photo or still with a
+    dark die (``dark_dice``) that many times in the data, so its samples are drawn so much
+    more often."""
     import torch
     from reader_data import Die, Photo
 
@@ -493,6 +572,11 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
     for img, dice in tr.sim_stills(sim, seed=8) if sim else []:
         data.append((img, Photo(Path("sim"), "sim",
                                 [Die(v, cx, cy, dp, dp, dp) for v, cx, cy, dp, _ in dice])))
+    if dark_repeat > 1:
+        dark = [e for e in data if dark_dice(*e)]
+        tr.log(f"{len(dark)} of {len(data)} photos and stills with a dark die, "
+               f"each {dark_repeat} times")
+        data = data + dark * (dark_repeat - 1)
     leaning = ((tr.sim_stills(lean_stills, seed=18, lean_share=0.8) if lean_stills else [])
                + (rest_frames(lean_throws) if lean_throws else []))
     lean = [(img, Photo(Path("sim"), "sim", [Die(v, cx, cy, dp, dp, dp)
@@ -580,7 +664,7 @@ def train(arch: str, steps: int, sim: int, out: Path, seed: int = 0, threads: in
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("stage", choices=["bare", "train", "model-dir", "closer-looks"])
+    ap.add_argument("stage", choices=["bare", "train", "model-dir", "closer-looks", "tracker-looks"])
     ap.add_argument("files", nargs="*", type=Path, help="bare: ONNX files to time as well")
     ap.add_argument("--arch", choices=sorted(ARCHS), default="up8")
     ap.add_argument("--archs", default=",".join(ARCHS), help="bare: the shapes to time")
@@ -613,6 +697,8 @@ def main(argv=None) -> None:
                     help="samples a batch cut from the --lean-stills")
     ap.add_argument("--lean-weight", type=float, default=1.0,
                     help="weight of the teacher's heat on the --lean-stills' samples")
+    ap.add_argument("--dark-repeat", type=int, default=1, metavar="K",
+                    help="train: each photo or still with a dark die K times in the data")
     ap.add_argument("--closer-looks", type=Path, nargs="+", default=None, metavar="NPZ",
                     help="train: the shipped reader's closer-look patches (the closer-looks "
                     "stage's --out), taught by the teacher (needs --size-from)")
@@ -629,6 +715,9 @@ def main(argv=None) -> None:
                     help="closer-looks: the first throw's seed (the tracker bench's are 80,000-)")
     ap.add_argument("--stills", type=int, default=60,
                     help="closer-looks: simulator stills of leaning dice to read")
+    ap.add_argument("--run", action="append", default=[], metavar="FIRST:N:WxH",
+                    help="tracker-looks: N throws of bench/tracker.py's from seed FIRST at WxH "
+                    "(repeatable; dev seeds only)")
     ap.add_argument("--closer-look", type=Path, default=None, metavar="ONNX",
                     help="model-dir: the closer looks' own detector (e.g. the shipped one)")
     ap.add_argument("--model-dir", type=Path, default=None, metavar="DIR",
@@ -643,11 +732,24 @@ def main(argv=None) -> None:
               place_too=a.place_too, mimic=a.mimic, lean_stills=a.lean_stills,
               lean_batch=a.lean_batch, lean_weight=a.lean_weight, lean_throws=a.lean_throws,
               closer_looks=a.closer_looks, look_batch=a.look_batch, look_weight=a.look_weight,
-              place_weight=a.place_weight, look_lean_weight=a.look_lean_weight)
+              place_weight=a.place_weight, look_lean_weight=a.look_lean_weight,
+              dark_repeat=a.dark_repeat)
     elif a.stage == "closer-looks":  # the shipped reader's closer looks, recorded
         if a.out is None:
             ap.error("closer-looks takes --out (the .npz to write)")
         closer_look_patches(a.throws, a.stills, a.out, first_seed=a.first_seed, seed=a.seed)
+    elif a.stage == "tracker-looks":  # the closer looks at the tracker's own boxes
+        if a.out is None or not a.run:
+            ap.error("tracker-looks takes --out (the .npz to write) and --run FIRST:N:WxH")
+        runs = []
+        for r in a.run:
+            try:
+                first, n, wh = r.split(":")
+                w, h = wh.split("x")
+                runs.append((int(first), int(n), (int(w), int(h))))
+            except ValueError:
+                ap.error(f"--run {r!r}: expected FIRST:N:WxH, e.g. 81000:120:1280x720")
+        tracker_looks(runs, a.out)
     elif a.stage == "model-dir":  # a folder around an already trained detector
         if a.model_dir is None or a.out is None:
             ap.error("model-dir takes --out (the trained ONNX) and --model-dir")

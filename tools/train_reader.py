@@ -123,6 +123,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from reader_calibration import calibration_error, least_confidence  # noqa: E402
 from reader_data import (  # noqa: E402
     SETS,
     SPLIT_FILE,
@@ -974,6 +975,16 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
             vx.append(die_crop(img, d, rng, jitter=False))
             vy.append(d.value - 1)
     vx, vy = to_tensor(np.stack(vx)), torch.from_numpy(np.array(vy))
+    # the held-out part's dice (of the kinds trained on), when it is not trained on: the one
+    # loss a run trained on train and tune can be watched by without looking at a left-out kind
+    held = None
+    if "held_out" not in parts:
+        hx, hy = [], []
+        for img, p in load_part("held_out"):
+            for d in p.dice:
+                hx.append(die_crop(img, d, rng, jitter=False))
+                hy.append(d.value - 1)
+        held = to_tensor(np.stack(hx)), torch.from_numpy(np.array(hy))
     if model_dir is not None:
         out = model_dir / "dice_cls.onnx"
         weights = WORK / (model_dir.name + ".pt")
@@ -1041,6 +1052,12 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         kept.eval()
         with torch.no_grad():
             acc = (kept(vx).argmax(1) == vy).float().mean().item()
+        held_msg = ""
+        if held is not None:
+            with torch.no_grad():
+                out_h = kept(held[0])
+            held_msg = (f", held-out loss {F.cross_entropy(out_h, held[1]).item():.4f} "
+                        f"accuracy {(out_h.argmax(1) == held[1]).float().mean().item():.4f}")
         if left_out is not None:
             with torch.no_grad():
                 lacc = (kept(left_out[0]).argmax(1).numpy() == left_out[1]).mean()
@@ -1048,7 +1065,7 @@ def train_cls(epochs: int, seed: int = 1, sim: int = 0, warm: bool = False, lr: 
         else:
             acc_left = ""
         log(f"cls epoch {ep + 1}/{epochs}: {len(y)} crops, loss {tot / len(y):.3f}, "
-            f"tune-crop accuracy {acc:.4f}{acc_left} ({time.time() - t0:.0f}s)")
+            f"tune-crop accuracy {acc:.4f}{held_msg}{acc_left} ({time.time() - t0:.0f}s)")
         WORK.mkdir(parents=True, exist_ok=True)
         torch.save(kept.state_dict(), weights)  # each epoch: a long run can be stopped early
     if left_out is not None:
@@ -1115,25 +1132,12 @@ def left_out_crops():
 
 
 def expected_calibration_error(conf: np.ndarray, right: np.ndarray) -> float:
-    """How far confidence is from accuracy, over 10 bins of confidence (weighted by the bins'
-    shares of the dice)."""
-    bins = np.minimum((conf * 10).astype(int), 9)
-    return float(sum(abs(right[bins == b].mean() - conf[bins == b].mean()) * (bins == b).mean()
-                     for b in range(10) if (bins == b).any()))
+    """How far confidence is from accuracy, over 10 equal bins of confidence (weighted by the
+    bins' shares of the dice)."""
+    return calibration_error(conf, right, TEN_BINS)
 
 
-def least_confidence(conf: np.ndarray, wrong: np.ndarray, share: float) -> float:
-    """The least threshold at which the dice read with at least that confidence hold no more
-    wrong values than ``share`` of all the dice (``min_confidence``: reads as many as it can
-    while its confident misreads stay within ``share``). 1.0 when even the surest die is wrong
-    beyond it."""
-    order = np.argsort(-conf, kind="stable")
-    bad = np.cumsum(wrong[order])
-    c = conf[order]
-    # a threshold lets through every die at least as sure: cut only between distinct values
-    last_of_tie = np.r_[c[1:] != c[:-1], True]
-    ok = np.nonzero((bad <= share * len(conf)) & last_of_tie)[0]
-    return float(c[ok[-1]]) if len(ok) else 1.0
+TEN_BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001)
 
 
 def calibrate(net, x, ys) -> dict:

@@ -171,6 +171,18 @@ class CockedSettings:
         centre lies within this many die edges of the reader's (both saw the same face).
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
+    :param pair_touch_reach: ...and of two dice closer than this whose silhouettes touch: a
+        die leaning on the other touches it, and turned corner-on to it rests with its centre
+        up to the other's half-diagonal (0.71) and its own half space diagonal (0.87) from the
+        other's, seen raised (its centre up to 0.21 edge above a flat die's) farther still:
+        past ``pair_lean``, which a die square to the other stays within. Two dice with felt
+        between them that neither a die nor a shadow covers (``silhouettes_touch`` with the
+        shadows kept) cannot lean on each other; the shadows are kept because a die's faces in
+        its own shade pass for the felt in shadow (``felt_in_shadow``).
+    :param pair_touch_chroma: the touch test's silhouettes take in the pixels off the felt's
+        chromaticity by more than this too (a die of the felt's colour); None: off.
+    :param pair_apart: two dice closer than ``pair_lean`` are no pair either when such felt
+        lies between them.
     :param pair_perspective: a flat die's silhouette's centroid lies this many die edges past
         its top face away from the wall (its front faces, seen by a camera tilted toward the
         wall); taken off the pair cue's reach (``pair_reach``).
@@ -194,6 +206,14 @@ class CockedSettings:
         more than this, and whose ``lean_scores`` are no more than ``pair_clear_score``, is
         taken for two flat dice lying close.
     :param pair_clear_score: see ``pair_min_lean``.
+    :param pair_clear_square: ...and only where the top-face cue finds both tops whole and
+        square (``foreshortened`` False): a die whose top it cannot see whole (hidden by the
+        other, merged with the other's top of the same colour) is not proved flat, and one of
+        the pair goes to the operator.
+    :param pair_clear_touching: ...and only where felt lies between their silhouettes with
+        the shadows left out (``silhouettes_touch``), unless this is on: a die leaning 10-15
+        degrees on the other shows a top square within 3% and barely a side face, and the lean
+        model (our renders only) and the reader believe it flat.
     :param lean_clear: a die only the reader flags, which the lean model believes leans no
         more than this and whose top face is square, is read after all (its ``best_face``) if
         the reader's confidence in that face reaches its ``min_confidence`` and its
@@ -230,6 +250,9 @@ class CockedSettings:
     wall_band_back_gap: float = 0.1
     wall_band_top_low: float = 0.3
     pair_lean: float = 1.5
+    pair_touch_reach: float = 1.8
+    pair_touch_chroma: float | None = 0.07
+    pair_apart: bool = True
     pair_perspective: float = 0.18
     pair_reach_weight: float = 3.0
     pair_conf_weight: float = 2.0
@@ -239,6 +262,8 @@ class CockedSettings:
     lean_model: bool = True
     pair_min_lean: float = 0.1
     pair_clear_score: float = -1.5
+    pair_clear_square: bool = True
+    pair_clear_touching: bool = False
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
 
@@ -586,6 +611,24 @@ def whole_top(seen: FrontBand, settings: CockedSettings) -> bool:
             and st.wall_band_top_low <= seen.top_edge <= st.wall_band_top_max)
 
 
+def _dice_window(silhouettes: RestSilhouettes, frame: np.ndarray, points: list, r: int,
+                 chroma: float | None = None, shadows: bool = False):
+    """``RestSilhouettes.die_mask`` over the window ``r`` px around ``points`` (image points):
+    ``(mask, xx, yy)``, or None where the window is empty or the felt before the throw is not
+    known there."""
+    h, w = frame.shape[:2]
+    xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
+    x0, y0 = max(0, int(min(xs)) - r), max(0, int(min(ys)) - r)
+    x1, y1 = min(w, int(max(xs)) + r + 1), min(h, int(max(ys)) + r + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    roi = frame[y0:y1, x0:x1]
+    bg = silhouettes.felt(x0, y0, x1, y1, roi)
+    if bg is None or bg.shape != roi.shape:
+        return None
+    return silhouettes.die_mask(roi, bg, x0, y0, chroma, shadows)
+
+
 def _tops(boxes: list, readings: list) -> list[tuple[float, float]]:
     """Each resting die's top face centre: the reader's, else its box's centre."""
     tops = []
@@ -612,19 +655,12 @@ def pair_reach(
     """
     geo = silhouettes.geometry
     die = geo.die
-    h, w = frame.shape[:2]
     (ax, ay), (bx, by) = top_a, top_b
-    r = int(die * 1.1) + 2
-    x0, y0 = max(0, int(min(ax, bx)) - r), max(0, int(min(ay, by)) - r)
-    x1, y1 = min(w, int(max(ax, bx)) + r + 1), min(h, int(max(ay, by)) + r + 1)
     dist = math.hypot(bx - ax, by - ay)
-    if x1 - x0 < 3 or y1 - y0 < 3 or dist < 1:
+    seen = _dice_window(silhouettes, frame, [top_a, top_b], int(die * 1.1) + 2)
+    if seen is None or dist < 1:
         return 0.0, 0.0
-    roi = frame[y0:y1, x0:x1]
-    bg = silhouettes.felt(x0, y0, x1, y1, roi)
-    if bg is None or bg.shape != roi.shape:
-        return 0.0, 0.0
-    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0)
+    mask, xx, yy = seen
     on = mask > 0
     xs, ys = xx[on].astype(np.float32), yy[on].astype(np.float32)
     ux, uy = (bx - ax) / dist, (by - ay) / dist
@@ -654,18 +690,11 @@ def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops
     nearer this top than the other dice's (``other_tops``), within an edge and a half of it."""
     geo = silhouettes.geometry
     die = geo.die
-    h, w = frame.shape[:2]
     tx, ty = float(top[0]), float(top[1])
-    r = int(die * 1.5) + 2
-    x0, y0 = max(0, int(tx) - r), max(0, int(ty) - r)
-    x1, y1 = min(w, int(tx) + r + 1), min(h, int(ty) + r + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
+    seen = _dice_window(silhouettes, frame, [(tx, ty)], int(die * 1.5) + 2, chroma)
+    if seen is None:
         return None
-    roi = frame[y0:y1, x0:x1]
-    bg = silhouettes.felt(x0, y0, x1, y1, roi)
-    if bg is None or bg.shape != roi.shape:
-        return None
-    mask, xx, yy = silhouettes.die_mask(roi, bg, x0, y0, chroma)
+    mask, xx, yy = seen
     mine = (mask > 0) & ((xx - tx) ** 2 + (yy - ty) ** 2 < (1.5 * die) ** 2)
     for ox, oy in other_tops:
         mine &= (xx - tx) ** 2 + (yy - ty) ** 2 < (xx - ox) ** 2 + (yy - oy) ** 2
@@ -766,6 +795,44 @@ def _leans_on_the_other_instead(
             and scores[off] - scores[1 - off] >= margin)
 
 
+def silhouettes_touch(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a, centre_b,
+                      chroma: float | None = None, shadows: bool = False,
+                      seen_whole: float = 0.7, bridge: float = 0.1) -> bool:
+    """Whether two resting dice's silhouettes (their boxes' centres ``centre_a``, ``centre_b``)
+    touch: one region of the pixels dice cover (``RestSilhouettes.die_mask``, with ``chroma``
+    the pixels off the felt's chromaticity too; a shadow's stray pixels left out, the rims'
+    blur bridged) holds pixels of both.
+
+    A die leaning on another touches it, and the point where they touch lies on both cubes, so
+    its image lies in both silhouettes (seen or hidden behind one of them): the two silhouettes
+    meet. Two dice with felt between them cannot lean on each other. The test can prove felt
+    between them only where it sees both dice whole: True (a pair, when in doubt) where it
+    cannot tell: no felt before the throw, a die whose silhouette covers less than
+    ``seen_whole`` of the disc half an edge wide around its centre (a cube's silhouette is
+    centred on its centre's image and holds its top at least; a die of the felt's colour,
+    whose shaded faces pass for shadow, shows less). With ``shadows`` the felt darkened evenly
+    counts as a die's too (a shadow between two dice then joins them). ``bridge``: gaps this
+    narrow (die edges) are closed."""
+    die = silhouettes.geometry.die
+    seen = _dice_window(silhouettes, frame, [centre_a, centre_b], int(die) + 2, chroma, shadows)
+    if seen is None:
+        return True
+    mask, xx, yy = seen
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # stray pixels
+    k = max(3, int(bridge * die) | 1)  # the rims' blur and anti-aliasing, not a felt gap
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    _, labels = cv2.connectedComponents(mask, connectivity=8)
+    parts = []
+    for cx, cy in (centre_a, centre_b):
+        d2 = (xx - cx) ** 2 + (yy - cy) ** 2
+        disc = d2 < (0.5 * die) ** 2
+        if not disc.any() or (labels[disc] > 0).mean() < seen_whole:
+            return True  # not seen whole: felt between them is not proved
+        near = (labels > 0) & (d2 < (0.35 * die) ** 2)
+        parts.append(set(np.unique(labels[near]).tolist()))
+    return bool(parts[0] & parts[1])
+
+
 def pairs(
     silhouettes: RestSilhouettes,
     settings: CockedSettings,
@@ -774,24 +841,41 @@ def pairs(
     readings: list,
     on_wall: list[bool],
     beliefs: list[float] | None = None,
+    tilted: list[bool | None] | None = None,
 ) -> dict[int, bool]:
     """The pair cue: of two resting dice closer than ``pair_lean`` die edges (silhouette
-    centres) one is taken to lean on the other. Returns, for each die of such a pair,
-    whether it is the leaning one: the one the wall cue finds leaning on the wall (that
-    explains the pair: the other lies flat beside it), else the one the lean model
-    (``beliefs``, one per box) believes leans more (none if neither belief is above
-    ``pair_min_lean`` and neither ``lean_scores`` above ``pair_clear_score``), else the one
-    with the higher ``lean_scores`` (with readings; none if neither scores above
-    ``pair_min_score``), else the one whose silhouette is larger (its side as well as its
-    top).
+    centres), or than ``pair_touch_reach`` where their silhouettes touch, one is taken to lean
+    on the other (none where felt that no die or shadow covers lies between them). Returns,
+    for each die of such a pair, whether it is the leaning one: the one the wall cue finds
+    leaning on the wall (that explains the pair: the other lies flat beside it), else the one
+    the lean model (``beliefs``, one per box) believes leans more (none if neither belief is
+    above ``pair_min_lean`` and neither ``lean_scores`` above ``pair_clear_score``, felt
+    shows between them with the shadows left out and, with ``pair_clear_square``, the
+    top-face cue (``tilted``, one per box: ``foreshortened``) found both tops whole and
+    square), else the one with the higher ``lean_scores`` (with readings; none if neither
+    scores above ``pair_min_score``), else the one whose silhouette is larger (its side as
+    well as its top).
     """
     die = silhouettes.geometry.die
     out: dict[int, bool] = {}
     for i, j in itertools.combinations(range(len(boxes)), 2):
         (xi, yi), (wi, hi), _ = boxes[i]
         (xj, yj), (wj, hj), _ = boxes[j]
-        if math.hypot(xj - xi, yj - yi) >= settings.pair_lean * die:
+        gap = math.hypot(xj - xi, yj - yi)
+        if gap >= max(settings.pair_lean, settings.pair_touch_reach) * die:
             continue
+        # felt between them, seen on the silhouettes with the shadows left out...
+        touch = silhouettes_touch(silhouettes, frame, boxes[i][0], boxes[j][0],
+                                  settings.pair_touch_chroma)
+        # ...and felt that neither a die nor a shadow covers: a die's faces in its own shade
+        # pass for shadow (the felt darkened evenly), so only this proves no lean
+        if not touch and (gap >= settings.pair_lean * die or settings.pair_apart) and (
+                not silhouettes_touch(silhouettes, frame, boxes[i][0], boxes[j][0],
+                                      settings.pair_touch_chroma, shadows=True)):
+            continue
+        # two dice that touch may be one leaning a little on the other: nothing seen from above
+        # proves a small lean flat (its top square within a few percent), so no cue clears them
+        clearable = settings.pair_clear_touching or not touch
         ri = readings[i] if i < len(readings) else None
         rj = readings[j] if j < len(readings) else None
         if (on_wall[i] or on_wall[j]) and not _leans_on_the_other_instead(
@@ -801,18 +885,20 @@ def pairs(
             si, sj = float(on_wall[i]), float(on_wall[j])
         elif beliefs is not None:
             si, sj = beliefs[i], beliefs[j]
-            if max(si, sj) <= settings.pair_min_lean and (
+            if clearable and max(si, sj) <= settings.pair_min_lean and (
                 ri is not None
                 and rj is not None
                 and max(lean_scores(silhouettes, settings, frame, ri, rj))
                 <= settings.pair_clear_score
-            ):
+            ) and (not settings.pair_clear_square or (
+                tilted is not None and tilted[i] is False and tilted[j] is False)):
                 # the lean model sees two flat dice lying close, and so do the reader and the
-                # silhouettes: two cues must agree before a close pair is paid
+                # silhouettes, and both tops show whole and square: a die whose top is hidden
+                # or merged with the other's (dice of one colour touching) is not proved flat
                 continue
         elif ri is not None and rj is not None:
             si, sj = lean_scores(silhouettes, settings, frame, ri, rj)
-            if max(si, sj) <= settings.pair_min_score:
+            if clearable and max(si, sj) <= settings.pair_min_score:
                 continue  # neither shows a sign of leaning: two flat dice lying close
         else:
             si, sj = wi * hi, wj * hj
@@ -903,7 +989,7 @@ def judge_cocked(
         face_flags = [f or w for f, w in zip(
             face_flags, wall_faces(silhouettes, settings, frame, boxes, readings), strict=True)]
     paired = (
-        pairs(silhouettes, settings, frame, boxes, readings, walls, beliefs)
+        pairs(silhouettes, settings, frame, boxes, readings, walls, beliefs, tilted)
         if settings.geometric_cocked
         else {}
     )

@@ -136,17 +136,19 @@ class RestSilhouettes:
         return bg[oy : oy + (y1 - y0), ox : ox + (x1 - x0)]
 
     def die_mask(self, roi: np.ndarray, bg: np.ndarray, x0: int, y0: int,
-                 chroma: float | None = None):
+                 chroma: float | None = None, shadows: bool = False):
         """Pixels of a window (origin x0, y0) that dice cover: changed since before the throw,
-        not the felt darkened evenly (a shadow), not well beyond the wall line. ``chroma``: as
-        well, pixels off the felt's chromaticity by more than this (``off_felt_chroma``: a die
-        of the felt's colour). Returns the mask and the window's pixel coordinates (xx, yy)."""
+        not the felt darkened evenly (a shadow; with ``shadows``, kept: a die of the felt's
+        colour has its shaded faces so), not well beyond the wall line. ``chroma``: as well,
+        pixels off the felt's chromaticity by more than this (``off_felt_chroma``: a die of the
+        felt's colour). Returns the mask and the window's pixel coordinates (xx, yy)."""
         geo = self.geometry
         die = geo.die
         mask = changed_pixels(roi, bg, self.threshold)
-        # the felt darkened evenly is the die's shadow, not the die: cast by the lamp to any
-        # side, it would shift the silhouette the cocked cues compare with the top face
-        mask[felt_in_shadow(roi, bg)] = 0
+        if not shadows:
+            # the felt darkened evenly is the die's shadow, not the die: cast by the lamp to
+            # any side, it would shift the silhouette the cocked cues compare with the top face
+            mask[felt_in_shadow(roi, bg)] = 0
         if chroma is not None:
             mask |= off_felt_chroma(roi, bg, chroma)
         h, w = roi.shape[:2]

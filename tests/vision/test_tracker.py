@@ -632,10 +632,16 @@ def test_pair_cue_allows_for_the_front_face_of_a_flat_die_behind():
     assert [d.cocked for d in got] == [False, True]
 
 
+def _touching_pair():
+    """Two dice side by side, touching (felt between them would prove neither leans on the
+    other: ``pair_apart``)."""
+    return [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.05 * DIE, 250.0), value=4)]
+
+
 def test_pair_cue_overrides_the_readers_flag_on_the_flat_partner():
     """The reader judges each die alone and flags both; one of a close pair leans on the other:
     the likelier one (higher cocked_share) is cocked; the other is read for its value."""
-    dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
+    dice = _touching_pair()
     got = _pair_throw(dice, [0.65, 0.9])
     assert [d.cocked for d in got] == [False, True]
     assert [d.value for d in got] == [3, None]  # the flat one's best face, read surely
@@ -649,17 +655,17 @@ def test_the_flat_partners_face_needs_the_readers_confidence():
     """The flat partner of a leaning die gets the reader's best face only when the reader's
     confidence in it reaches its min_confidence: else no value (the operator gives it, R-I2),
     never a guess."""
-    dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
+    dice = _touching_pair()
     got = _pair_throw(dice, [0.65, 0.9], confidence=0.75)
     assert [d.cocked for d in got] == [False, True]
     assert [d.value for d in got] == [None, None]
 
 
 def test_two_dice_lying_close_go_to_the_operator_however_sure_the_reader():
-    """Dice close enough for one to lean on the other: even with the reader sure of both faces,
+    """Dice touching, so one may lean on the other: even with the reader sure of both faces,
     finding neither leaning, one is taken to lean and the throw goes to the operator (R-I2):
     a cocked throw paid costs more than a flat one ruled by hand (pair_min_score off)."""
-    dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
+    dice = _touching_pair()
     got = _pair_throw(dice, [0.1, 0.1])
     assert sorted(d.cocked for d in got) == [False, True]
     # the reader doubting one of them: that one is taken to lean
@@ -668,13 +674,17 @@ def test_two_dice_lying_close_go_to_the_operator_however_sure_the_reader():
 
 
 def test_pair_min_score_clears_two_flat_dice_the_reader_reads_surely():
-    """With ``pair_min_score`` set, a close pair where neither die shows a sign of leaning is
-    taken for two flat dice (each read); one die the reader doubts still makes it a pair."""
-    dice = [dict(top=(250.0, 250.0), value=3), dict(top=(250.0 + 1.2 * DIE, 250.0), value=4)]
-    got = _pair_throw(dice, [0.1, 0.1], pair_min_score=-1.5)
+    """With ``pair_min_score`` set (and ``pair_clear_touching``: touching dice may be
+    cleared), a close pair where neither die shows a sign of leaning is taken for two flat
+    dice (each read); one die the reader doubts still makes it a pair. Without
+    ``pair_clear_touching`` a touching pair is never cleared."""
+    dice = _touching_pair()
+    got = _pair_throw(dice, [0.1, 0.1], pair_min_score=-1.5, pair_clear_touching=True)
     assert [(d.cocked, d.value) for d in got] == [(False, 3), (False, 4)]
-    got = _pair_throw(dice, [0.1, 0.45], pair_min_score=-1.5)
+    got = _pair_throw(dice, [0.1, 0.45], pair_min_score=-1.5, pair_clear_touching=True)
     assert [d.cocked for d in got] == [False, True]
+    got = _pair_throw(dice, [0.1, 0.1], pair_min_score=-1.5)
+    assert sorted(d.cocked for d in got) == [False, True]
 
 
 def test_a_die_leaning_on_the_wall_explains_a_close_pair():
