@@ -74,7 +74,7 @@ class WallContact:
     :param other_reach: a reversal with another die's centre within this...
     :param other_nearer: ...that lies at least this much nearer the wall is that die's doing.
         The die is judged where it turned (a rebound's turn; a die first seen leaving the
-        wall, where it was a frame before at the speed it left), not where a blurred frame
+        wall, where its path traced back at the speed it left turned), not where a blurred frame
         shows it: two dice that strike the wall side by side lie as near it at their turns.
     :param other_window_s: the other die's sighting nearest in time, if this near.
     """
@@ -253,11 +253,14 @@ class TableGeometry:
                 dt = times[1] - times[0]
                 back = d[0] - v1 * w.born_frames * dt
                 # the other die between it and the wall (on its first two sightings) turned
-                # it; the die itself is judged where it was a frame before it was first seen,
-                # at the speed it left: it turned before it was seen, nearer the wall
-                before = (2 * xs[0] - xs[1], 2 * ys[0] - ys[1])
-                if back <= w.reach and not (other_between(0, times[0], at=before)
-                                            or other_between(1, times[1], at=before)):
+                # it; the die itself is judged where it turned, before it was seen: its path
+                # traced back at the speed it left to ``back`` (a centre is never nearer the
+                # wall than half an edge)
+                turn = max(back, 0.5)
+                f = (d[0] - turn) / (d[1] - d[0])  # frame intervals back from sighting 0
+                at = (xs[0] - f * (xs[1] - xs[0]), ys[0] - f * (ys[1] - ys[0]))
+                if back <= w.reach and not (other_between(0, times[0], turn, at)
+                                            or other_between(1, times[1], turn, at)):
                     found.append(("born", times[0], back))
         return found
 

@@ -21,7 +21,8 @@ came near, if the dice lay still ``hand_rest_s`` by then; else nothing is observ
 
 Speed: motion and blobs are found on a copy shrunk by an integer factor (a die ~7-12 px there),
 against a background model of the empty felt that is only updated while idle and never under a
-resting die; faces are read once, on the full-resolution rest frame, with the reader.
+resting die (a die's pixels: changed by more than ``diff_threshold`` and not the felt darkened
+evenly, or, for a die of nearly the felt's colour, of another hue than the felt's); faces are read once, on the full-resolution rest frame, with the reader.
 
 Per die, the tracker coordinates the other ideas of ``vision``:
 

@@ -94,11 +94,11 @@ def test_two_dice_striking_the_wall_side_by_side_both_struck_it():
 def test_a_die_first_seen_leaving_the_wall_beside_the_other_die_struck_it():
     """Dev 86102 (30 fps): a yellow die is first made out 1.11 edges out, just after its
     strike, leaving at 25 edges/s; the other die, already at the wall 0.58 edge out, is 0.84
-    edge beside it. Seen there it looks turned by that die (0.53 edge nearer the wall), but a
-    frame before, at the speed it left, it was at the wall itself: the wall turned it. (It
-    leaves slanting away from the other die, 2.3 edges from it on its next sighting.) A die
-    born leaving the other die that lies against the wall, a frame before still 1.6 edges
-    out, was turned by that die."""
+    edge beside it. Seen there it looks turned by that die (0.53 edge nearer the wall), but
+    traced back at the speed it left it was at the wall itself before it was seen: the wall
+    turned it. (It leaves slanting away from the other die, 2.3 edges from it on its next
+    sighting.) A die born bouncing off a die lying at the wall, traced back to 0.97 edge out,
+    just beyond that die, was turned by it."""
     geometry = TableGeometry(CAL)
     born = _path([1.11, 1.94, 2.19, 2.82, 3.23, 3.49, 3.57, 3.57], first=13)
     born[1][1:] = [300.0 + 0.96 * DIE] * 7  # it leaves across the wall, away from the other
@@ -108,3 +108,15 @@ def test_a_die_first_seen_leaving_the_wall_beside_the_other_die_struck_it():
     lying = _path([0.55] * 7, x=300.0 + 0.3 * DIE)
     assert geometry.hit_wall(*off_the_other)  # alone: traced back two frames it reaches the wall
     assert not geometry.hit_wall(*off_the_other, others=[lying])
+
+
+def test_a_fast_die_first_seen_far_from_the_wall_passing_the_other_die_struck_it():
+    """Dev 84153 (30 fps): a die first made out 5 edges out, leaving at 72 edges/s (it struck
+    the wall three frames before); a frame back at that speed it passed the other die, 2.4
+    edges out. Traced back it reaches the wall: the other die, farther out than that, did not
+    turn it."""
+    geometry = TableGeometry(CAL)
+    leaving = _path([5.05, 7.44, 9.21], first=14)
+    leaving[1][:] = [358.0, 385.0, 402.0]
+    other = _path([2.38, 1.8, 1.54, 1.5], x=282.0, first=14)
+    assert geometry.hit_wall(*leaving, others=[other])
