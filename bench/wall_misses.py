@@ -154,7 +154,7 @@ def plot(miss: dict, folder: Path) -> None:
 
 def main() -> int:
     global ARGS
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     ap.add_argument("--seed", type=int, required=True, help="first seed (the case cycles from it)")
     ap.add_argument("--throws", type=int, default=60)
     ap.add_argument("--size", default="640x480")
