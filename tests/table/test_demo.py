@@ -126,7 +126,9 @@ def test_tablectl_demo_serves_the_table_until_sigterm(tmp_path):
         began = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=10)
-    assert code == 0 and time.monotonic() - began < 5.0
+    # bounded by the stop's own time-outs summed (the server's 5 s, the camera's 2 s, the
+    # pictures' 1.5 s), not by a guess at the machine's speed: a stop that hangs fails it
+    assert code == 0 and time.monotonic() - began < 8.5
     with Table(Journal.open(journal)) as t:
         assert set(t.state()["state"]["seats"]) == set(NAMES)
 
