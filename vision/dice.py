@@ -34,6 +34,7 @@ from vision.dice_profile import DiceProfile, ProfileError
 from vision.dice_shrink import Shrinker
 from vision.dice_tuning import ReaderTuning
 from vision.die_lean import LeanJudge, LeanModelError
+from vision.pip_count import count_pips
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DET_STRIDE = 4  # detector output cell, in detector-input pixels
@@ -464,8 +465,9 @@ class DiceReader:
         strong find read as no die cut again where the detector, looking closer, puts it
         (``_rescue``); one reading per die (``_one_per_die``, the twin rule); a die read
         unsurely read again a little larger and where the detector, looking closer, puts it
-        (``_second_look``), then a little smaller (``_last_look``); the pair's profile
-        (``_by_profile``).
+        (``_second_look``), then a little smaller (``_last_look``); the pips' count as a second
+        opinion (``_pip_vote``); too small or blurred dice unread (``_too_poor``); the pair's
+        profile (``_by_profile``).
         """
         frame = _as_bgr(frame_bgr)
         if die_px:
@@ -480,6 +482,7 @@ class DiceReader:
         seen = [(r.center[0], r.center[1], r.box[1][0]) for r in readings]
         readings = self._second_look(frame, readings, seen)
         readings = self._last_look(frame, readings, seen)
+        readings = self._pip_vote(frame, readings)
         return self._by_profile(frame, self._too_poor(frame, readings))
 
     def _detect_any_size(self, frame: np.ndarray) -> list[_Find]:
@@ -625,6 +628,34 @@ class DiceReader:
                 readings[i] = max(valued, key=lambda r: r.confidence)
         return readings
 
+    def _pip_vote(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
+        """The pips' count as a second opinion (``vision.pip_count``: a face's pattern from its
+        pips' geometry, which no look of a die fools). A die read as a face (below
+        ``pip_veto_below``) whose pips cleanly make another face's pattern (quality at least
+        ``pip_veto``) is not read: the learnt classifier misreads dice of a look it never saw
+        among its surest readings. A die not read, flat (cocked share at most
+        ``pip_agree_lean``) and whose likeliest face (at least ``pip_agree_floor``) its pips
+        cleanly make (quality at least ``pip_agree``) is read as that face. A flagged die is
+        never counted: a vote never turns a cocked die into a value. The count runs only on
+        the dice it may change."""
+        t = self.tuning
+        out = list(readings)
+        for i, r in enumerate(readings):
+            if r.cocked or r.best_face is None:
+                continue
+            if r.value is not None:
+                if t.pip_veto > 1 or r.confidence >= t.pip_veto_below:
+                    continue
+                pips = count_pips(frame, r.center, r.box[1][0], r.box[2], t.pip_count)
+                if pips.count is not None and pips.count != r.value and pips.quality >= t.pip_veto:
+                    out[i] = replace(r, value=None)
+            elif (t.pip_agree <= 1 and r.confidence >= t.pip_agree_floor
+                  and r.cocked_share <= t.pip_agree_lean):
+                pips = count_pips(frame, r.center, r.box[1][0], r.box[2], t.pip_count)
+                if pips.count == r.best_face and pips.quality >= t.pip_agree:
+                    out[i] = replace(r, value=r.best_face)
+        return out
+
     def _too_poor(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
         """A die too small (under ``min_die_px``) or too blurred (its edges wider than
         ``blur_max`` die edges, ``vision.dice_crop.edge_width``) to show its pips is given no
@@ -706,8 +737,8 @@ class DiceReader:
         ]
         alternatives = {i: [(refined[i][0], refined[i][1], dice[i][2]), dice[i]]
                         for i, r in enumerate(readings) if self._unsure(r)}
-        return self._by_profile(frame, self._too_poor(frame, self._look_again(
-            frame, readings, alternatives)))
+        return self._by_profile(frame, self._too_poor(frame, self._pip_vote(
+            frame, self._look_again(frame, readings, alternatives))))
 
     # ------------------------------------------------------------------ profile
 

@@ -4,7 +4,9 @@ docs/reader.md; ``tools/reader_tune.py`` sets the first four."""
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
+
+from vision.pip_count import PipSettings
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,19 @@ class ReaderTuning:
     :param hue_apart: ... and their hues this many degrees apart (two dice touching).
     :param body_disc: a body colour is measured within this many die edges of a find's centre,
     :param body_lightness: on the pixels within this lightness of the disc's median.
+
+    The pips' count as a second opinion (``vision.pip_count``, ``DiceReader._pip_vote``):
+
+    :param pip_veto: a die read as a face its pips' pattern, counted cleanly at a quality of
+        at least this, says is another is not read (above 1: no veto) ...
+    :param pip_veto_below: ... when read below this confidence (above 1: at any);
+    :param pip_agree: a die not read, whose likeliest face is at least ``pip_agree_floor``
+        likely and whose pips make that face's pattern at a quality of at least this, is read
+        as that face (above 1: never) ...
+    :param pip_agree_floor: ... (the likeliest face's lowest confidence) ...
+    :param pip_agree_lean: ... unless its cocked share is above this;
+    :param pip_count: what a clean pattern is (``vision.pip_count.PipSettings``; the card's
+        ``pip_count`` object, any setting left out at its default).
     """
 
     min_confidence: float
@@ -99,13 +114,20 @@ class ReaderTuning:
     body_disc: float
     body_lightness: float
     odd_size: float = 1.8
+    pip_veto: float = 2.0
+    pip_veto_below: float = 2.0
+    pip_agree: float = 2.0
+    pip_agree_floor: float = 0.5
+    pip_agree_lean: float = 0.3
+    pip_count: PipSettings = field(default_factory=PipSettings)
 
     @classmethod
     def from_card(cls, thresholds: dict, **overrides) -> ReaderTuning:
         """From the card's ``thresholds`` object (lists become tuples); ValueError naming the
         keys missing or unknown."""
         names = [f.name for f in fields(cls)]
-        optional = {f.name for f in fields(cls) if f.default is not MISSING}
+        optional = {f.name for f in fields(cls)
+                    if f.default is not MISSING or f.default_factory is not MISSING}
         missing = [n for n in names
                    if n not in thresholds and n not in overrides and n not in optional]
         unknown = sorted(set(thresholds) - set(names))
@@ -116,5 +138,7 @@ class ReaderTuning:
                 + ("; " if missing and unknown else "")
                 + (f"unknown {', '.join(unknown)}" if unknown else ""))
         values = {**thresholds, **{k: v for k, v in overrides.items() if v is not None}}
+        if not isinstance(values.get("pip_count", PipSettings()), PipSettings):
+            values["pip_count"] = PipSettings.from_card(values["pip_count"])
         return cls(**{n: tuple(values[n]) if isinstance(values[n], list) else values[n]
                       for n in names if n in values})

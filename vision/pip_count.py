@@ -1,0 +1,296 @@
+"""A die's top face counted by its pips' geometry: a second opinion beside the learnt classifier
+that no look of a renderer or a photo set can fool.
+
+Every face of a standard die lays out its one to six pips on a 3x3 grid, in one of six
+patterns, point-symmetric about the face's centre; the pips are alike in size and the grid's
+spacing is a fixed share of the die's edge. A set of blobs that differ from the face's colour
+(lighter or darker: white pips on black, black on white, red on smoky) and fit one pattern
+(under the face's turn) with the other grid places plainly empty is that face: ``clean``.
+Anything else (a glare, a shadow, a side face's pips, a blur, a pip lost against the body) is
+no count at all, never a guess.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# the working crop: the die's edge in pixels, and the crop's side in die edges
+_EDGE_PX = 40
+_SIDE = 1.3
+
+# each face's pips on the 3x3 grid, in grid steps from the face's centre
+PATTERNS: dict[int, np.ndarray] = {
+    1: np.array([[0, 0]], float),
+    2: np.array([[-1, -1], [1, 1]], float),
+    3: np.array([[-1, -1], [0, 0], [1, 1]], float),
+    4: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], float),
+    5: np.array([[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], float),
+    6: np.array([[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]], float),
+}
+_GRID = np.array([[i, j] for j in (-1, 0, 1) for i in (-1, 0, 1)], float)
+# a pattern's turns that differ: two, three and six repeat every half turn, four and five
+# every quarter turn
+_TURN_SPAN = {2: 180.0, 3: 180.0, 4: 90.0, 5: 90.0, 6: 180.0}
+
+
+@dataclass(frozen=True)
+class PipSettings:
+    """What a clean pattern is (lengths in die edges).
+
+    :param min_contrast: the pips' colour lies at least this far (Lab, OpenCV's 8-bit scale)
+        from the face's.
+    :param pip_across: a pip's diameter lies within (smallest, largest).
+    :param one_across: ... a one's single pip within this (often larger).
+    :param sizes_alike: the largest pip's area is at most this many times the smallest's.
+    :param step: the grid's spacing lies within (smallest, largest) ...
+    :param fit: ... and every pip lies within this many grid steps of its pattern place.
+    :param empty: an empty grid place is on average less than this of the way from the face's
+        colour to the pips'.
+    :param reach: pips are looked for within this distance of the given centre ...
+    :param off_centre: ... and their mean lies within this of it (a side face's pip taken in
+        pulls it off).
+    :param depths: the pips are cut from the face at these shares of the way from the face's
+        colour to theirs; the depths that find a clean face must agree.
+    """
+
+    min_contrast: float = 22.0
+    pip_across: tuple[float, float] = (0.07, 0.3)
+    one_across: tuple[float, float] = (0.12, 0.45)
+    sizes_alike: float = 2.2
+    step: tuple[float, float] = (0.12, 0.36)
+    fit: float = 0.22
+    empty: float = 0.3
+    reach: float = 0.5
+    off_centre: float = 0.15
+    depths: tuple[float, ...] = (0.5, 0.65, 0.8)
+
+    @classmethod
+    def from_card(cls, values: dict | None) -> PipSettings:
+        """From the card's ``pip_count`` object (lists become tuples); ValueError naming the
+        keys unknown."""
+        values = values or {}
+        names = set(cls.__dataclass_fields__)
+        unknown = sorted(set(values) - names)
+        if unknown:
+            raise ValueError(f'dice_reader.json "pip_count": unknown {", ".join(unknown)}')
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+
+
+@dataclass(frozen=True)
+class PipCount:
+    """The pips of one top face.
+
+    :param count: the face 1..6 when its pips make that face's pattern cleanly, else None.
+    :param pips: the pips found (image pixels), clean or not.
+    :param quality: 0..1, how well the cleanest reading passes its tightest test (0: not clean).
+    :param why: what the face failed ("" when clean): for the docs' tables and ``-v``.
+    """
+
+    count: int | None
+    pips: tuple[tuple[float, float], ...]
+    quality: float
+    why: str = ""
+
+
+def count_pips(frame: np.ndarray, center: tuple[float, float], die_px: float,
+               angle: float = 0.0, settings: PipSettings | None = None) -> PipCount:
+    """The pips of the top face centred near ``center`` (image pixels) of a die ``die_px``
+    pixels wide (about its edge, as the reader sized it) on a BGR ``frame``; ``angle``: the
+    face's turn in degrees if known (it only turns the crop; the pattern's turn is fitted).
+
+    The face's colour and its pips' are the two colours of the middle of the face (split
+    along the line between them, so light pips on dark, dark on light and coloured pips all
+    part alike); the pips are the holes, of the pips' colour, in the face's region that holds
+    the middle: the felt and the side faces, outside that region, never count."""
+    s = settings or PipSettings()
+    if not die_px > 0:
+        return PipCount(None, (), 0.0, "no size")
+    crop, back = _crop(frame, center, die_px, angle)
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    n = crop.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n]
+    c = n / 2 - 0.5
+    r = np.hypot(xx - c, yy - c) / _EDGE_PX
+    middle = lab[r <= 0.4]
+    face_ref, pip_ref = _two_colours(middle)
+    axis = pip_ref - face_ref
+    contrast = float(np.linalg.norm(axis))
+    if contrast < s.min_contrast:
+        return PipCount(None, (), 0.0, f"contrast {contrast:.0f}")
+    # how far each pixel lies from the face's colour towards the pips' (0 face, 1 pip), and
+    # how far off that line (the felt, a side face in shadow, another die)
+    rel = lab - face_ref
+    t = rel @ (axis / contrast ** 2)
+    off = np.linalg.norm(rel - t[:, :, None] * axis, axis=2)
+    off_face = off < max(s.min_contrast, 0.6 * contrast)
+    # an empty grid place must be of the face's colour, not only not of the pips': red pips
+    # beside a glare on a smoky die are off the line from face to glare
+    unlike = np.minimum(1.0, np.maximum(np.clip(t, 0, 1), off / contrast))
+    # cut at a few depths: blurred pips run together at the shallowest, faint ones vanish at
+    # the deepest; the depths that see a clean face must agree on it
+    found = [_at_depth(t, off_face, r, unlike, s, depth) for depth in s.depths]
+    clean = {f[0] for f in found if f[0] is not None}
+    if len(clean) > 1:
+        return PipCount(None, (), 0.0, "depths disagree")
+    count, pts, quality, why = (next(f for f in found if f[0] is not None) if clean
+                                else found[0])
+    pips = tuple((float(back[0, 0] * x + back[0, 1] * y + back[0, 2]),
+                  float(back[1, 0] * x + back[1, 1] * y + back[1, 2])) for x, y in pts)
+    return PipCount(count, pips, quality if count else 0.0, why)
+
+
+def _at_depth(t, off_face, r, unlike, s: PipSettings, depth: float):
+    """The face the pips deeper than ``depth`` (of the way from the face's colour to the
+    pips') make, as holes in the face's region that holds the middle."""
+    face = ((t < depth) & off_face).astype(np.uint8)
+    parts_n, parts = cv2.connectedComponents(face, connectivity=4)
+    inner = parts[r <= 0.25]
+    counts = np.bincount(inner[inner > 0], minlength=parts_n)
+    if parts_n < 2 or counts.max() == 0:
+        return None, [], 0.0, "no face"
+    region = (parts == int(np.argmax(counts))).astype(np.uint8)
+    outside = np.pad(1 - region, 1, constant_values=1)
+    _, reach = cv2.connectedComponents(outside, connectivity=4)
+    holes = ((reach[1:-1, 1:-1] != reach[0, 0]) & (region == 0)).astype(np.uint8)
+    return _pattern(holes, unlike, s)
+
+
+def _two_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The face's colour (the more pixels) and the pips' (the fewer) among ``pixels`` (Lab,
+    N x 3): split at Otsu's threshold along their first principal direction."""
+    mean = pixels.mean(axis=0)
+    centred = pixels - mean
+    _, _, vt = np.linalg.svd(centred[:: max(1, len(centred) // 400)], full_matrices=False)
+    proj = centred @ vt[0]
+    lo, hi = float(proj.min()), float(proj.max())
+    if hi - lo < 1e-3:
+        return mean, mean
+    q = np.round((proj - lo) / (hi - lo) * 255).astype(np.uint8).reshape(-1, 1)
+    cut, _ = cv2.threshold(q, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    high = q.ravel() > cut
+    if high.all() or not high.any():
+        return np.median(pixels, axis=0), np.median(pixels, axis=0)
+    a, b = pixels[high], pixels[~high]
+    if len(a) < len(b):
+        a, b = b, a
+    return np.median(a, axis=0), np.median(b, axis=0)
+
+
+def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
+    """The face the holes of its region make: (count or None, pip centres in crop pixels,
+    quality, why). ``unlike``: each pixel's share of the way from the face's colour to the
+    pips' (or as far off the face's colour in another direction)."""
+    m, _, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    n = holes.shape[0]
+    c = n / 2 - 0.5
+    pips, areas = [], []
+    inside = [j for j in range(1, m)
+              if math.hypot(cents[j][0] - c, cents[j][1] - c) / _EDGE_PX <= s.reach]
+    big = max((float(stats[j, cv2.CC_STAT_AREA]) for j in inside), default=0.0)
+    for j in inside:
+        area = float(stats[j, cv2.CC_STAT_AREA])
+        bw, bh = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
+        cx, cy = cents[j]
+        if area < max((0.06 * _EDGE_PX) ** 2, 0.2 * big):
+            continue  # a speck of grain, texture or a pip's rim (a place left so is tested)
+        across = 2 * math.sqrt(area / math.pi) / _EDGE_PX
+        if (max(bw, bh) > 1.8 * min(bw, bh) or area < 0.45 * bw * bh
+                or across > s.one_across[1]):
+            return None, pips, 0.0, "a blob not a pip"
+        pips.append((float(cx), float(cy)))
+        areas.append(area)
+    count = len(pips)
+    if not 1 <= count <= 6:
+        return None, pips, 0.0, f"{count} pips"
+    across = [2 * math.sqrt(a / math.pi) / _EDGE_PX for a in areas]
+    band = s.one_across if count == 1 else s.pip_across
+    if not all(band[0] <= v <= band[1] for v in across):
+        return None, pips, 0.0, "pip size"
+    if count > 1 and max(areas) > s.sizes_alike * min(areas):
+        return None, pips, 0.0, "sizes differ"
+    pts = np.array(pips)
+    mid = pts.mean(axis=0)
+    if math.hypot(*((mid - c) / _EDGE_PX)) > s.off_centre:
+        return None, pips, 0.0, "off centre"
+    if count == 1:
+        step, turn, worst = max(s.step[0], min(s.step[1], 1.3 * across[0])), 0.0, 0.0
+    else:
+        step, turn, worst = _fit((pts - mid) / _EDGE_PX, PATTERNS[count])
+        if not s.step[0] <= step <= s.step[1]:
+            return None, pips, 0.0, f"spacing {step:.2f}"
+        if worst > s.fit:
+            return None, pips, 0.0, f"layout {worst:.2f}"
+        if not 0.3 <= (sum(across) / count) / step <= 1.1:
+            return None, pips, 0.0, "pips for the spacing"
+    # the other grid places must be plain face: a pip too faint to pass makes a five a three
+    a = math.radians(turn)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    px = step * _EDGE_PX
+    places = mid + (_GRID @ rot.T) * px
+    taken = mid + (PATTERNS[count] @ rot.T) * px
+    rr = max(1.5, 0.25 * px)
+    yy, xx = np.mgrid[0:n, 0:n]
+    fullest = 0.0
+    for p in places:
+        if np.min(np.hypot(*(taken - p).T)) < 0.5 * px:
+            continue
+        spot = (xx - p[0]) ** 2 + (yy - p[1]) ** 2 <= rr * rr
+        if spot.any():
+            fullest = max(fullest, float(unlike[spot].mean()))
+    if fullest > s.empty:
+        return None, pips, 0.0, "a place not empty"
+    quality = min(1.0 - worst / s.fit if count > 1 else 1.0, 1.0 - fullest / s.empty)
+    return count, pips, max(0.0, quality), ""
+
+
+def _crop(frame: np.ndarray, center, die_px: float, angle: float):
+    """The face turned upright and scaled so the die's edge is ``_EDGE_PX``; and the map back
+    (crop pixels -> frame pixels, 2x3)."""
+    n = int(round(_SIDE * _EDGE_PX))
+    k = _EDGE_PX / die_px
+    a = math.radians(angle)
+    ca, sa = math.cos(a) * k, math.sin(a) * k
+    cx, cy = center
+    m = np.array([[ca, sa, n / 2 - (ca * cx + sa * cy)],
+                  [-sa, ca, n / 2 - (-sa * cx + ca * cy)]], np.float64)
+    if k < 0.6:
+        # a big die: shrink its neighbourhood by area first, or bilinear sampling aliases pips
+        r = int(die_px * _SIDE * 0.75) + 2
+        h, w = frame.shape[:2]
+        x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+        x1, y1 = min(w, int(cx) + r + 1), min(h, int(cy) + r + 1)
+        f = k * 1.5
+        src = cv2.resize(frame[y0:y1, x0:x1], None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        m2 = m.copy()
+        m2[:, :2] /= f
+        m2[:, 2] += m[:, 0] * x0 + m[:, 1] * y0
+        crop = cv2.warpAffine(src, m2, (n, n), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    else:
+        crop = cv2.warpAffine(frame, m, (n, n), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return crop, cv2.invertAffineTransform(m)
+
+
+def _fit(rel: np.ndarray, pattern: np.ndarray) -> tuple[float, float, float]:
+    """The grid step (die edges), turn (degrees) and worst misfit (grid steps) of ``pattern``
+    laid over the pips ``rel`` (die edges from their mean), one pip to each place."""
+    norms = np.hypot(*pattern.T)
+    step = float(np.hypot(*rel.T).sum() / norms.sum())
+    span = _TURN_SPAN[len(pattern)]
+    turns = np.arange(0.0, span, 2.0)
+    a = np.radians(turns)
+    cos, sin = np.cos(a)[:, None], np.sin(a)[:, None]
+    px = (pattern[:, 0] * cos - pattern[:, 1] * sin) * step
+    py = (pattern[:, 0] * sin + pattern[:, 1] * cos) * step
+    d = np.hypot(px[:, :, None] - rel[None, None, :, 0], py[:, :, None] - rel[None, None, :, 1])
+    near = d.argmin(axis=2)
+    one_each = np.array([len(set(row)) == len(pattern) for row in near])
+    worst = d.min(axis=2).max(axis=1)
+    worst = np.where(one_each, worst, np.inf)
+    best = int(np.argmin(worst))
+    return step, float(turns[best]), float(worst[best] / step)
