@@ -55,6 +55,10 @@ class PipSettings:
         pulls it off).
     :param depths: the pips are cut from the face at these shares of the way from the face's
         colour to theirs; the depths that find a clean face must agree.
+    :param glare: beside pips at least ``pip_chroma`` chromatic (Lab), a pixel this much
+        lighter (Lab L) than both the face and its pips is a glare: looked past.
+    :param round_: a pip's long axis (its second moments') is at most this many times its
+        short one (a side face's pips are foreshortened).
     """
 
     min_contrast: float = 22.0
@@ -67,6 +71,9 @@ class PipSettings:
     reach: float = 0.5
     off_centre: float = 0.15
     depths: tuple[float, ...] = (0.5, 0.65, 0.8)
+    glare: float = 25.0
+    pip_chroma: float = 15.0
+    round_: float = 1.6
 
     @classmethod
     def from_card(cls, values: dict | None) -> PipSettings:
@@ -116,31 +123,85 @@ def count_pips(frame: np.ndarray, center: tuple[float, float], die_px: float,
     c = n / 2 - 0.5
     r = np.hypot(xx - c, yy - c) / _EDGE_PX
     middle = lab[r <= 0.4]
-    face_ref, pip_ref = _two_colours(middle)
+    results = [_with_colours(lab, r, face_ref, pip_ref, s)
+               for face_ref, pip_ref in _colour_pairs(middle, s)]
+    if not results:
+        return PipCount(None, (), 0.0, "contrast")
+    clean = {f[0] for f in results if f[0] is not None}
+    if len(clean) > 1:
+        return PipCount(None, (), 0.0, "colours disagree")
+    count, pts, quality, why = (max((f for f in results if f[0] is not None),
+                                    key=lambda f: f[2]) if clean else results[0])
+    pips = tuple((float(back[0, 0] * x + back[0, 1] * y + back[0, 2]),
+                  float(back[1, 0] * x + back[1, 1] * y + back[1, 2])) for x, y in pts)
+    return PipCount(count, pips, quality if count else 0.0, why)
+
+
+def _with_colours(lab, r, face_ref, pip_ref, s: PipSettings):
+    """The face counted with these colours of its body and its pips: (count or None, pip
+    centres in crop pixels, quality, why)."""
     axis = pip_ref - face_ref
     contrast = float(np.linalg.norm(axis))
-    if contrast < s.min_contrast:
-        return PipCount(None, (), 0.0, f"contrast {contrast:.0f}")
     # how far each pixel lies from the face's colour towards the pips' (0 face, 1 pip), and
     # how far off that line (the felt, a side face in shadow, another die)
     rel = lab - face_ref
     t = rel @ (axis / contrast ** 2)
     off = np.linalg.norm(rel - t[:, :, None] * axis, axis=2)
-    off_face = off < max(s.min_contrast, 0.6 * contrast)
-    # an empty grid place must be of the face's colour, not only not of the pips': red pips
-    # beside a glare on a smoky die are off the line from face to glare
-    unlike = np.minimum(1.0, np.maximum(np.clip(t, 0, 1), off / contrast))
+    # a glare beside coloured pips: far lighter than both the face and its pips; it is
+    # neither, and is looked past (beside white pips it would be a pip's own highlight)
+    coloured = math.hypot(pip_ref[1] - 128.0, pip_ref[2] - 128.0) >= s.pip_chroma
+    glare = (lab[:, :, 0] > max(face_ref[0], pip_ref[0]) + s.glare) & coloured
+    off_face = (off < max(s.min_contrast, 0.6 * contrast)) | glare
+    # an empty grid place must be of the face's colour, not only not of the pips'
+    unlike = np.where(glare, 0.0, np.minimum(1.0, np.maximum(np.clip(t, 0, 1), off / contrast)))
     # cut at a few depths: blurred pips run together at the shallowest, faint ones vanish at
     # the deepest; the depths that see a clean face must agree on it
-    found = [_at_depth(t, off_face, r, unlike, s, depth) for depth in s.depths]
+    found = [_at_depth(np.where(glare, 0.0, t), off_face, r, unlike, s, depth)
+             for depth in s.depths]
     clean = {f[0] for f in found if f[0] is not None}
     if len(clean) > 1:
-        return PipCount(None, (), 0.0, "depths disagree")
-    count, pts, quality, why = (next(f for f in found if f[0] is not None) if clean
-                                else found[0])
-    pips = tuple((float(back[0, 0] * x + back[0, 1] * y + back[0, 2]),
-                  float(back[1, 0] * x + back[1, 1] * y + back[1, 2])) for x, y in pts)
-    return PipCount(count, pips, quality if count else 0.0, why)
+        return None, [], 0.0, "depths disagree"
+    return next(f for f in found if f[0] is not None) if clean else found[0]
+
+
+def _colour_pairs(pixels: np.ndarray, s: PipSettings):
+    """The (face, pips) colours to try on the middle of a face (Lab, N x 3): the two
+    colours of ``_two_colours``, and the face's most common colour with each other colour of
+    three (a glare and red pips on a smoky die are two colours beside its body); only pairs at
+    least ``min_contrast`` apart."""
+    pairs = [_two_colours(pixels)]
+    centres, sizes = _three_colours(pixels)
+    f = int(np.argmax(sizes))
+    face = centres[f]
+    others = [centres[k] for k in range(3) if k != f and sizes[k] >= 0.02 * len(pixels)]
+    # a colour between the face's and another's is their blend at the pips' rims, not pips
+    pairs += [(face, c) for c in others
+              if not any(_between(c, face, o) for o in others if o is not c)]
+    return [(f, p) for f, p in pairs if np.linalg.norm(p - f) >= s.min_contrast]
+
+
+def _between(c: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether colour ``c`` lies on the way from ``a`` to ``b`` (a blend of the two)."""
+    axis = b - a
+    span = float(axis @ axis)
+    if span < 1e-6:
+        return False
+    t = float((c - a) @ axis) / span
+    off = float(np.linalg.norm(c - a - t * axis))
+    return 0.15 <= t <= 0.85 and off <= 0.25 * math.sqrt(span)
+
+
+def _three_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Three colours of ``pixels`` (Lab, N x 3) by k-means from the darkest, the lightest and
+    the median pixel (deterministic): their centres and how many pixels each holds."""
+    light = pixels[:, 0]
+    centres = np.stack([pixels[int(np.argmin(light))], pixels[int(np.argmax(light))],
+                        np.median(pixels, axis=0)])
+    for _ in range(8):
+        near = ((pixels[:, None, :] - centres[None]) ** 2).sum(axis=2).argmin(axis=1)
+        centres = np.stack([np.median(pixels[near == k], axis=0) if (near == k).any()
+                            else centres[k] for k in range(3)])
+    return centres, np.bincount(near, minlength=3)
 
 
 def _at_depth(t, off_face, r, unlike, s: PipSettings, depth: float):
@@ -184,7 +245,7 @@ def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
     """The face the holes of its region make: (count or None, pip centres in crop pixels,
     quality, why). ``unlike``: each pixel's share of the way from the face's colour to the
     pips' (or as far off the face's colour in another direction)."""
-    m, _, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    m, labels, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
     n = holes.shape[0]
     c = n / 2 - 0.5
     pips, areas = [], []
@@ -199,7 +260,7 @@ def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
             continue  # a speck of grain, texture or a pip's rim (a place left so is tested)
         across = 2 * math.sqrt(area / math.pi) / _EDGE_PX
         if (max(bw, bh) > 1.8 * min(bw, bh) or area < 0.45 * bw * bh
-                or across > s.one_across[1]):
+                or across > s.one_across[1] or _elongation(labels == j) > s.round_):
             return None, pips, 0.0, "a blob not a pip"
         pips.append((float(cx), float(cy)))
         areas.append(area)
@@ -274,6 +335,17 @@ def _crop(frame: np.ndarray, center, die_px: float, angle: float):
         crop = cv2.warpAffine(frame, m, (n, n), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
     return crop, cv2.invertAffineTransform(m)
+
+
+def _elongation(blob: np.ndarray) -> float:
+    """A blob's long axis over its short one, from its second moments (1 for a disc)."""
+    mo = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+    if mo["m00"] == 0:
+        return math.inf
+    a, b, c = mo["mu20"] / mo["m00"], mo["mu11"] / mo["m00"], mo["mu02"] / mo["m00"]
+    spread = math.sqrt(max(0.0, ((a - c) / 2) ** 2 + b * b))
+    lo = (a + c) / 2 - spread
+    return math.sqrt(((a + c) / 2 + spread) / lo) if lo > 1e-9 else math.inf
 
 
 def _fit(rel: np.ndarray, pattern: np.ndarray) -> tuple[float, float, float]:

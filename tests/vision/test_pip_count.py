@@ -100,12 +100,12 @@ def test_a_glare_never_gives_another_count(value):
 @pytest.mark.parametrize("value, faint, would_be", [(5, 2, 4), (3, 1, 2), (6, 2, 5),
                                                     (4, 0, 3)])
 def test_a_faint_pip_makes_no_smaller_count(value, faint, would_be):
-    """A pip too faint to pass leaves a place that is not plain face: no count, never the
-    smaller face its other pips would make."""
+    """A pip fainter than the others is counted with them or leaves a place that is not
+    plain face: never the smaller face the other pips would make."""
     img = face(value, faint=faint, turn=12.0)
     got = count_pips(img, (80.0, 80.0), 44.0)
     assert got.count != would_be
-    assert got.count is None, got
+    assert got.count in (None, value), got
 
 
 def test_a_blank_face_or_bare_felt_is_no_count():
