@@ -116,8 +116,8 @@ class ReaderTuning:
     odd_size: float = 1.8
     pip_veto: float = 2.0
     pip_veto_below: float = 2.0
-    pip_agree: float = 2.0
-    pip_agree_floor: float = 0.5
+    pip_agree: float = 0.0
+    pip_agree_floor: float = 0.3
     pip_agree_lean: float = 0.3
     pip_count: PipSettings = field(default_factory=PipSettings)
 
