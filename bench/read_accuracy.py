@@ -9,6 +9,8 @@
     python bench/read_accuracy.py --stress     # the held-out part changed: size, colour, light
     python bench/read_accuracy.py --leave-out nell-byler/1 --models DIR
                                    # one kind's dice on every photo, read by the models in DIR
+    python bench/read_accuracy.py --pips [--leave-out KIND --models DIR]
+                                   # the pips' count alone, per kind, and what its vote does
 
 ``--per-kind`` and ``--leave-out``: the kinds of dice are dice_split.json's ``kinds`` (nell-byler's
 dice grouped by body colour, matteop65's white dice one kind; tools/reader_data.py die_kinds).
@@ -411,6 +413,64 @@ def score_kinds(reader, kinds: list[str] | None, part: str | None,
     return results
 
 
+def score_pips(reader, kinds: list[str] | None, part: str | None) -> dict:
+    """The pips' count alone (``vision.pip_count``), per kind: on each labelled die the reader
+    found, counted at the label's centre and at the reader's (the reader's size and turn
+    either way): how often it is sure, and how often sure and wrong; and what its vote would
+    do to the reader's readings (veto: a valued die whose clean count differs; agree: an
+    unread flat die whose likeliest face, at least ``pip_agree_floor``, its clean count
+    names). The reader is run without the vote."""
+    from vision.dice_crop import die_angles
+    from vision.pip_count import count_pips
+
+    split = json.loads(SPLIT.read_text())
+    known = split["kinds"]["kinds"]
+    wanted = list(known) if kinds is None else kinds
+    t = reader.tuning
+    keys = ("dice", "found", "label_sure", "label_wrong", "reader_sure", "reader_wrong",
+            "veto_right", "veto_misread", "agree_right", "agree_wrong")
+    out = {k: dict.fromkeys(keys, 0) for k in wanted}
+    for s in SETS:
+        mine = [k for k in wanted if known[k]["set"] == s]
+        if not mine:
+            continue
+        names = set(split["sets"][s][part]) if part else None
+        for jpg in sorted((PHOTOS / s).glob("*.jpg")):
+            per_die = split["kinds"]["dice"][s].get(jpg.name, [])
+            if (names is not None and jpg.name not in names) or not set(per_die) & set(mine):
+                continue
+            frame = cv2.imread(str(jpg))
+            h, w = frame.shape[:2]
+            labels = read_labels(jpg.with_suffix(".txt"), w, h)
+            dice = reader.find(frame)
+            for lab, kind, (_, di) in zip(labels, per_die, outcomes(labels, dice), strict=True):
+                if kind not in out:
+                    continue
+                n = out[kind]
+                n["dice"] += 1
+                if di is None:
+                    continue
+                d = dice[di]
+                n["found"] += 1
+                size = d.box[1][0]
+                at_label = count_pips(frame, lab[1:3], size,
+                                      die_angles(frame, [(lab[1], lab[2], size)])[0],
+                                      t.pip_count).count
+                at_reader = count_pips(frame, d.center, size, d.box[2], t.pip_count).count
+                for where, c in (("label", at_label), ("reader", at_reader)):
+                    if c is not None:
+                        n[f"{where}_sure"] += 1
+                        n[f"{where}_wrong"] += c != lab[0]
+                if d.cocked or at_reader is None:
+                    continue
+                if d.value is not None and at_reader != d.value:
+                    n["veto_right" if d.value == lab[0] else "veto_misread"] += 1
+                if (d.value is None and d.confidence >= t.pip_agree_floor
+                        and d.cocked_share <= t.pip_agree_lean and at_reader == d.best_face):
+                    n["agree_right" if at_reader == lab[0] else "agree_wrong"] += 1
+    return out
+
+
 TILE = 80  # a failure's tile: the photo round the die, and the reader's crop, each TILE px
 
 
@@ -637,11 +697,31 @@ def main(argv: list[str] | None = None) -> int:
                     "tools/reader_calibration.py")
     ap.add_argument("--stress", action="store_true",
                     help="the --part's photos resized, recoloured, side-lit, tilted, blurred")
+    ap.add_argument("--pips", action="store_true",
+                    help="the pips' count alone, per kind (--leave-out kinds, else every kind), "
+                    "on every photo unless --part is given")
+    ap.add_argument("--no-pip-vote", action="store_true",
+                    help="read without the pips' vote (the reader as it was before it)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)  # the target is for one core
+    from dataclasses import replace
+
     from vision.dice import DiceReader
 
     reader = DiceReader(a.models)
+    if a.no_pip_vote or a.pips:
+        reader.tuning = replace(reader.tuning, pip_veto=2.0, pip_agree=2.0)
+    if a.pips:
+        results = score_pips(reader, a.leave_out or None, a.part)
+        for k, n in results.items():
+            print(f"{k:14s} dice {n['dice']:4d} found {n['found']:4d}  at the label: sure "
+                  f"{n['label_sure']:4d} wrong {n['label_wrong']:2d}  at the reader's: sure "
+                  f"{n['reader_sure']:4d} wrong {n['reader_wrong']:2d}  |  veto right "
+                  f"{n['veto_right']:2d} misread {n['veto_misread']:2d}  agree right "
+                  f"{n['agree_right']:2d} wrong {n['agree_wrong']:2d}", flush=True)
+        if a.json:
+            print(json.dumps(results))
+        return 0
     if a.per_kind or a.leave_out:
         part = None if a.all else a.part or (None if a.leave_out else "held_out")
         failures = [] if a.sheet else None

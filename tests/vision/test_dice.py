@@ -378,10 +378,16 @@ def test_the_lean_model_is_optional_but_never_silently_broken(tmp_path):
 def test_an_unsure_die_is_looked_at_again_and_read(reader):
     """Three of the tray's dice read unsurely as the whole-frame detector saw them are read
     right at another size or where the detector puts them looking closer; without the second
-    look they are not read. Nothing is read wrongly either way."""
+    look they are not read. Nothing is read wrongly either way. (Both without the pips' vote,
+    which reads one of them without the second look.)"""
+    from dataclasses import replace
+
     frame, truth = still("look_again_tray")
     one_look = DiceReader()
     one_look._look_again = lambda frame, readings, alternatives: readings
+    one_look.tuning = replace(one_look.tuning, pip_agree=2.0)
+    two_looks = DiceReader()
+    two_looks.tuning = replace(two_looks.tuning, pip_agree=2.0)
 
     def right_and_wrong(r) -> tuple[int, int]:
         pairs, _ = pair_up(truth, r.find(frame))
@@ -389,9 +395,30 @@ def test_an_unsure_die_is_looked_at_again_and_read(reader):
         return sum(v == got for v, got in read), sum(v != got for v, got in read)
 
     first, first_wrong = right_and_wrong(one_look)
-    final, final_wrong = right_and_wrong(reader)
+    final, final_wrong = right_and_wrong(two_looks)
     assert final_wrong == first_wrong == 0
     assert final >= first + 3
+
+
+def test_the_pips_vote_reads_an_unsure_die_whose_pips_make_its_likeliest_face(reader):
+    """On the tray the one-look reader leaves a die unread whose pips make its likeliest face
+    cleanly: the vote reads it, and reads nothing wrongly (a die left unread goes to the
+    operator's ruling; the vote gives a value only where the geometry vouches for it, never to
+    a flagged die, R-I2)."""
+    from dataclasses import replace
+
+    frame, truth = still("look_again_tray")
+    counts = []
+    for agree in (2.0, reader.tuning.pip_agree):
+        r = DiceReader()
+        r._look_again = lambda frame, readings, alternatives: readings
+        r.tuning = replace(r.tuning, pip_agree=agree)
+        pairs, _ = pair_up(truth, r.find(frame))
+        read = [(v, d.value) for v, d in pairs if d is not None and d.value is not None]
+        counts.append((sum(v == got for v, got in read), sum(v != got for v, got in read)))
+    (off, off_wrong), (on, on_wrong) = counts
+    assert on_wrong == off_wrong == 0
+    assert on >= off + 1
 
 
 def first_classifier_only(to: Path) -> DiceReader:
