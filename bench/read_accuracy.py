@@ -347,14 +347,8 @@ def write_readings(path: Path, models: Path | None, part: str | None, rows: list
                                 "dice": rows}) + "\n")
 
 
-def score_kinds(reader, kinds: list[str] | None, part: str | None,
-                verbose: bool = False, failures: list | None = None,
-                readings: list | None = None) -> dict:
-    """Per kind of dice (dice_split.json "kinds"; None: every kind), the counts of that kind's
-    dice alone over the photos of ``part`` (None: every photo of its set), and the median time
-    to read a photo. ``failures``: a list to append a ``failure_tile`` to for each die of the
-    kinds misread, abstained on or missed; ``readings``: a list to append a ``die_row`` to for
-    each die of the kinds."""
+def _kinds(kinds: list[str] | None) -> tuple[dict, list[str]]:
+    """dice_split.json's kinds, and those of ``kinds`` (None: every one) checked known."""
     split = json.loads(SPLIT.read_text())
     if "kinds" not in split:
         raise SystemExit(f"{SPLIT} has no kinds: run tools/train_reader.py kinds")
@@ -363,16 +357,22 @@ def score_kinds(reader, kinds: list[str] | None, part: str | None,
     unknown = [k for k in wanted if k not in known]
     if unknown:
         raise SystemExit(f"unknown kind {unknown[0]!r}: the kinds are {', '.join(known)}")
-    results = {k: _zero() for k in wanted}
-    ms = {k: [] for k in wanted}
+    return known, wanted
+
+
+def _kind_photos(wanted: list[str], part: str | None):
+    """Each photo of ``part`` (None: every photo) showing a die of the ``wanted`` kinds:
+    (path, frame, labels, the kind of each label, the wanted kinds of its set)."""
+    split = json.loads(SPLIT.read_text())
+    known = split["kinds"]["kinds"]
     for s in SETS:
-        mine_here = [k for k in wanted if known[k]["set"] == s]
-        if not mine_here:
+        mine = [k for k in wanted if known[k]["set"] == s]
+        if not mine:
             continue
         names = set(split["sets"][s][part]) if part else None
         for jpg in sorted((PHOTOS / s).glob("*.jpg")):
             per_die = split["kinds"]["dice"][s].get(jpg.name, [])
-            if (names is not None and jpg.name not in names) or not set(per_die) & set(mine_here):
+            if (names is not None and jpg.name not in names) or not set(per_die) & set(mine):
                 continue
             frame = cv2.imread(str(jpg))
             h, w = frame.shape[:2]
@@ -380,32 +380,47 @@ def score_kinds(reader, kinds: list[str] | None, part: str | None,
             if len(labels) != len(per_die):
                 raise SystemExit(f"{jpg}: {len(labels)} labels but {len(per_die)} kinds in "
                                  f"{SPLIT}: run tools/train_reader.py kinds")
-            t0 = time.perf_counter()
-            dice = reader.find(frame)
-            took = (time.perf_counter() - t0) * 1000
-            for k in mine_here:
-                ours = [lab for lab, kk in zip(labels, per_die, strict=True) if kk == k]
-                if not ours:
-                    continue
-                others = [lab for lab, kk in zip(labels, per_die, strict=True) if kk != k]
-                rest = _drop_matched(others, dice)
-                n = match(ours, rest)
-                n["images"] = 1
-                if readings is not None:
-                    readings.extend(die_row(k, jpg.name, lab, what,
-                                            None if di is None else rest[di])
-                                    for lab, (what, di) in zip(ours, outcomes(ours, rest),
-                                                               strict=True))
-                if failures is not None:
-                    for lab, (what, di) in zip(ours, outcomes(ours, rest), strict=True):
-                        if what != "correct":
-                            failures.append(failure_tile(frame, lab, what, None if di is None
-                                                         else rest[di], jpg.name))
-                for key, v in n.items():
-                    results[k][key] += v
-                ms[k].append(took)
-                if verbose and (n["misread"] or n["missed"] or n["abstained"]):
-                    print(f"  {k} {jpg.name}: {n}")
+            yield jpg, frame, labels, per_die, mine
+
+
+def score_kinds(reader, kinds: list[str] | None, part: str | None,
+                verbose: bool = False, failures: list | None = None,
+                readings: list | None = None) -> dict:
+    """Per kind of dice (dice_split.json "kinds"; None: every kind), the counts of that kind's
+    dice alone over the photos of ``part`` (None: every photo of its set), and the median time
+    to read a photo. ``failures``: a list to append a ``failure_tile`` to for each die of the
+    kinds misread, abstained on or missed; ``readings``: a list to append a ``die_row`` to for
+    each die of the kinds."""
+    known, wanted = _kinds(kinds)
+    results = {k: _zero() for k in wanted}
+    ms = {k: [] for k in wanted}
+    for jpg, frame, labels, per_die, mine_here in _kind_photos(wanted, part):
+        t0 = time.perf_counter()
+        dice = reader.find(frame)
+        took = (time.perf_counter() - t0) * 1000
+        for k in mine_here:
+            ours = [lab for lab, kk in zip(labels, per_die, strict=True) if kk == k]
+            if not ours:
+                continue
+            others = [lab for lab, kk in zip(labels, per_die, strict=True) if kk != k]
+            rest = _drop_matched(others, dice)
+            n = match(ours, rest)
+            n["images"] = 1
+            if readings is not None:
+                readings.extend(die_row(k, jpg.name, lab, what,
+                                        None if di is None else rest[di])
+                                for lab, (what, di) in zip(ours, outcomes(ours, rest),
+                                                           strict=True))
+            if failures is not None:
+                for lab, (what, di) in zip(ours, outcomes(ours, rest), strict=True):
+                    if what != "correct":
+                        failures.append(failure_tile(frame, lab, what, None if di is None
+                                                     else rest[di], jpg.name))
+            for key, v in n.items():
+                results[k][key] += v
+            ms[k].append(took)
+            if verbose and (n["misread"] or n["missed"] or n["abstained"]):
+                print(f"  {k} {jpg.name}: {n}")
     for k in wanted:
         results[k]["median_ms"] = statistics.median(ms[k]) if ms[k] else float("nan")
         results[k]["median_ms_once"] = results[k]["median_ms"]
@@ -423,51 +438,38 @@ def score_pips(reader, kinds: list[str] | None, part: str | None) -> dict:
     from vision.dice_crop import die_angles
     from vision.pip_count import count_pips
 
-    split = json.loads(SPLIT.read_text())
-    known = split["kinds"]["kinds"]
-    wanted = list(known) if kinds is None else kinds
+    _, wanted = _kinds(kinds)
     t = reader.tuning
     keys = ("dice", "found", "label_sure", "label_wrong", "reader_sure", "reader_wrong",
             "veto_right", "veto_misread", "agree_right", "agree_wrong")
     out = {k: dict.fromkeys(keys, 0) for k in wanted}
-    for s in SETS:
-        mine = [k for k in wanted if known[k]["set"] == s]
-        if not mine:
-            continue
-        names = set(split["sets"][s][part]) if part else None
-        for jpg in sorted((PHOTOS / s).glob("*.jpg")):
-            per_die = split["kinds"]["dice"][s].get(jpg.name, [])
-            if (names is not None and jpg.name not in names) or not set(per_die) & set(mine):
+    for _, frame, labels, per_die, _ in _kind_photos(wanted, part):
+        dice = reader.find(frame)
+        for lab, kind, (_, di) in zip(labels, per_die, outcomes(labels, dice), strict=True):
+            if kind not in out:
                 continue
-            frame = cv2.imread(str(jpg))
-            h, w = frame.shape[:2]
-            labels = read_labels(jpg.with_suffix(".txt"), w, h)
-            dice = reader.find(frame)
-            for lab, kind, (_, di) in zip(labels, per_die, outcomes(labels, dice), strict=True):
-                if kind not in out:
-                    continue
-                n = out[kind]
-                n["dice"] += 1
-                if di is None:
-                    continue
-                d = dice[di]
-                n["found"] += 1
-                size = d.box[1][0]
-                at_label = count_pips(frame, lab[1:3], size,
-                                      die_angles(frame, [(lab[1], lab[2], size)])[0],
-                                      t.pip_count).count
-                at_reader = count_pips(frame, d.center, size, d.box[2], t.pip_count).count
-                for where, c in (("label", at_label), ("reader", at_reader)):
-                    if c is not None:
-                        n[f"{where}_sure"] += 1
-                        n[f"{where}_wrong"] += c != lab[0]
-                if d.cocked or at_reader is None:
-                    continue
-                if d.value is not None and at_reader != d.value:
-                    n["veto_right" if d.value == lab[0] else "veto_misread"] += 1
-                if (d.value is None and d.confidence >= t.pip_agree_floor
-                        and d.cocked_share <= t.pip_agree_lean and at_reader == d.best_face):
-                    n["agree_right" if at_reader == lab[0] else "agree_wrong"] += 1
+            n = out[kind]
+            n["dice"] += 1
+            if di is None:
+                continue
+            d = dice[di]
+            n["found"] += 1
+            size = d.box[1][0]
+            at_label = count_pips(frame, lab[1:3], size,
+                                  die_angles(frame, [(lab[1], lab[2], size)])[0],
+                                  t.pip_count).count
+            at_reader = count_pips(frame, d.center, size, d.box[2], t.pip_count).count
+            for where, c in (("label", at_label), ("reader", at_reader)):
+                if c is not None:
+                    n[f"{where}_sure"] += 1
+                    n[f"{where}_wrong"] += c != lab[0]
+            if d.cocked or at_reader is None:
+                continue
+            if d.value is not None and at_reader != d.value:
+                n["veto_right" if d.value == lab[0] else "veto_misread"] += 1
+            if (d.value is None and d.confidence >= t.pip_agree_floor
+                    and d.cocked_share <= t.pip_agree_lean and at_reader == d.best_face):
+                n["agree_right" if at_reader == lab[0] else "agree_wrong"] += 1
     return out
 
 

@@ -192,7 +192,7 @@ def _between(c: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _three_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Three colours of ``pixels`` (Lab, N x 3) by k-means from the darkest, the lightest and
+    """Three colours of ``pixels`` (Lab, N x 3) by k-medians from the darkest, the lightest and
     the median pixel (deterministic): their centres and how many pixels each holds."""
     light = pixels[:, 0]
     centres = np.stack([pixels[int(np.argmin(light))], pixels[int(np.argmax(light))],
@@ -260,7 +260,9 @@ def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
             continue  # a speck of grain, texture or a pip's rim (a place left so is tested)
         across = 2 * math.sqrt(area / math.pi) / _EDGE_PX
         if (max(bw, bh) > 1.8 * min(bw, bh) or area < 0.45 * bw * bh
-                or across > s.one_across[1] or _elongation(labels == j) > s.round_):
+                or across > s.one_across[1]
+                or _elongation(labels[stats[j, 1]:stats[j, 1] + bh, stats[j, 0]:stats[j, 0] + bw] == j)
+                > s.round_):
             return None, pips, 0.0, "a blob not a pip"
         pips.append((float(cx), float(cy)))
         areas.append(area)
@@ -294,14 +296,19 @@ def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
     places = mid + (_GRID @ rot.T) * px
     taken = mid + (PATTERNS[count] @ rot.T) * px
     rr = max(1.5, 0.25 * px)
-    yy, xx = np.mgrid[0:n, 0:n]
     fullest = 0.0
+    k = int(math.ceil(rr))
     for p in places:
         if np.min(np.hypot(*(taken - p).T)) < 0.5 * px:
             continue
-        spot = (xx - p[0]) ** 2 + (yy - p[1]) ** 2 <= rr * rr
+        x0, y0 = max(0, int(p[0]) - k), max(0, int(p[1]) - k)
+        x1, y1 = min(n, int(p[0]) + k + 2), min(n, int(p[1]) + k + 2)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        spot = ((np.arange(x0, x1)[None, :] - p[0]) ** 2
+                + (np.arange(y0, y1)[:, None] - p[1]) ** 2 <= rr * rr)
         if spot.any():
-            fullest = max(fullest, float(unlike[spot].mean()))
+            fullest = max(fullest, float(unlike[y0:y1, x0:x1][spot].mean()))
     if fullest > s.empty:
         return None, pips, 0.0, "a place not empty"
     quality = min(1.0 - worst / s.fit if count > 1 else 1.0, 1.0 - fullest / s.empty)
