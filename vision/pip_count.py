@@ -173,7 +173,7 @@ def _colour_pairs(pixels: np.ndarray, s: PipSettings):
     centres, sizes = _three_colours(pixels)
     f = int(np.argmax(sizes))
     face = centres[f]
-    others = [centres[k] for k in range(3) if k != f and sizes[k] >= 0.02 * len(pixels)]
+    others = [centres[k] for k in range(3) if k != f and sizes[k] >= 0.02 * sizes.sum()]
     # a colour between the face's and another's is their blend at the pips' rims, not pips
     pairs += [(face, c) for c in others
               if not any(_between(c, face, o) for o in others if o is not c)]
@@ -191,6 +191,16 @@ def _between(c: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     return 0.15 <= t <= 0.85 and off <= 0.25 * math.sqrt(span)
 
 
+def _median(rows: np.ndarray) -> np.ndarray:
+    """``np.median(rows, axis=0)`` for a few hundred rows, without its overhead."""
+    m = len(rows)
+    half = m // 2
+    if m % 2:
+        return np.partition(rows, half, axis=0)[half]
+    part = np.partition(rows, (half - 1, half), axis=0)
+    return (part[half - 1] + part[half]) / 2
+
+
 def _three_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Three colours of ``pixels`` (Lab, N x 3) by k-medians from the darkest, the lightest and
     the median pixel (deterministic): their centres and how many pixels each holds."""
@@ -199,7 +209,7 @@ def _three_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                         np.median(pixels, axis=0)])
     for _ in range(8):
         near = ((pixels[:, None, :] - centres[None]) ** 2).sum(axis=2).argmin(axis=1)
-        centres = np.stack([np.median(pixels[near == k], axis=0) if (near == k).any()
+        centres = np.stack([_median(pixels[near == k]) if (near == k).any()
                             else centres[k] for k in range(3)])
     return centres, np.bincount(near, minlength=3)
 
@@ -225,8 +235,7 @@ def _two_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     N x 3): split at Otsu's threshold along their first principal direction."""
     mean = pixels.mean(axis=0)
     centred = pixels - mean
-    _, _, vt = np.linalg.svd(centred[:: max(1, len(centred) // 400)], full_matrices=False)
-    proj = centred @ vt[0]
+    proj = centred @ _first_direction(centred[:: max(1, len(centred) // 400)])
     lo, hi = float(proj.min()), float(proj.max())
     if hi - lo < 1e-3:
         return mean, mean
@@ -239,6 +248,23 @@ def _two_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if len(a) < len(b):
         a, b = b, a
     return np.median(a, axis=0), np.median(b, axis=0)
+
+
+def _first_direction(centred: np.ndarray) -> np.ndarray:
+    """The first principal direction of ``centred`` (N x 3), by power iteration on its 3x3
+    scatter (LAPACK's SVD would wake a BLAS thread pool for so small a sum)."""
+    scatter = np.einsum("ni,nj->ij", centred, centred)
+    v = np.array([1.0, 0.5, 0.25])
+    for _ in range(50):
+        w = scatter @ v
+        norm = float(np.sqrt(w @ w))
+        if norm < 1e-12:
+            return v
+        w /= norm
+        if float(np.abs(w - v).max()) < 1e-9:
+            return w
+        v = w
+    return v
 
 
 def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
