@@ -247,6 +247,10 @@ class DiceReader:
                 f"set \"crop_px\" under \"classifier\" in {meta_path} to the size it was "
                 "trained on (tools/train_reader.py --crop-px)"
             ) from None
+        # the pips' count's first call sets up what its Lab conversions and numpy need (about
+        # a sixth of a second): here, not on the first throw it counts
+        count_pips(np.full((64, 64, 3), 128, np.uint8), (32.0, 32.0), 24.0,
+                   settings=self.tuning.pip_count)
         if self.profile is not None and self._feature_layer is not None:
             # a profile learnt with another classifier sees other features: refused now
             dims = int(np.prod(_forward_each(
