@@ -229,7 +229,8 @@ class CockedSettings:
         dice that touch have top squares that touch, while a die leaning by t on the other
         tips its top away and shows the face that was against it between the two tops,
         about sin t wide (0.17 at 10 degrees; as little as 0.11 seen from a camera 20 degrees
-        off the vertical, the leaning die in front). None: off.
+        off the vertical, the leaning die in front, and measured so as little as 0.08 on the
+        dev sets, while flat dice's squares lie within 0.04 of the true tops' gap). None: off.
     :param pair_top_size: see ``pair_tops_touch``.
     :param pair_top_square: see ``pair_tops_touch``.
     :param pair_clear_gap: a close pair whose silhouettes, shadows left out, lie at least this
@@ -289,7 +290,7 @@ class CockedSettings:
     pair_clear_score: float = -1.5
     pair_clear_square: bool = True
     pair_clear_touching: bool = False
-    pair_tops_touch: float | None = 0.07
+    pair_tops_touch: float | None = 0.04
     pair_top_size: tuple[float, float] = (0.84, 1.12)
     pair_top_square: float = 0.88
     pair_clear_gap: float | None = 0.25
@@ -656,7 +657,7 @@ def _with_felt(silhouettes: RestSilhouettes, frame: np.ndarray, x0: int, y0: int
     return roi, bg, x0, y0
 
 
-def _dice_window(silhouettes: RestSilhouettes, frame: np.ndarray, points: list, r: int,
+def dice_window(silhouettes: RestSilhouettes, frame: np.ndarray, points: list, r: int,
                  chroma: float | None = None, shadows: bool = False):
     """``RestSilhouettes.die_mask`` over the window ``r`` px around ``points`` (image points):
     ``(mask, xx, yy)``, or None where the window is empty or the felt before the throw is not
@@ -698,7 +699,7 @@ def pair_reach(
     die = geo.die
     (ax, ay), (bx, by) = top_a, top_b
     dist = math.hypot(bx - ax, by - ay)
-    seen = _dice_window(silhouettes, frame, [top_a, top_b], int(die * 1.1) + 2)
+    seen = dice_window(silhouettes, frame, [top_a, top_b], int(die * 1.1) + 2)
     if seen is None or dist < 1:
         return 0.0, 0.0
     mask, xx, yy = seen
@@ -732,7 +733,7 @@ def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops
     geo = silhouettes.geometry
     die = geo.die
     tx, ty = float(top[0]), float(top[1])
-    seen = _dice_window(silhouettes, frame, [(tx, ty)], int(die * 1.5) + 2, chroma)
+    seen = dice_window(silhouettes, frame, [(tx, ty)], int(die * 1.5) + 2, chroma)
     if seen is None:
         return None
     mask, xx, yy = seen
@@ -880,7 +881,7 @@ def silhouettes_touch(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a,
     counts as a die's too (a shadow between two dice then joins them). ``bridge``: gaps this
     narrow (die edges) are closed."""
     die = silhouettes.geometry.die
-    seen = _dice_window(silhouettes, frame, [centre_a, centre_b], int(die) + 2, chroma, shadows)
+    seen = dice_window(silhouettes, frame, [centre_a, centre_b], int(die) + 2, chroma, shadows)
     if seen is None:
         return True
     mask, xx, yy = seen
@@ -907,7 +908,7 @@ def silhouettes_gap(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a, c
     strip of felt or shadow between them, 0 where they touch; None where either is not seen
     near its centre or the felt before the throw is not known."""
     die = silhouettes.geometry.die
-    seen = _dice_window(silhouettes, frame, [centre_a, centre_b], int(die) + 2, chroma)
+    seen = dice_window(silhouettes, frame, [centre_a, centre_b], int(die) + 2, chroma)
     if seen is None:
         return None
     mask, xx, yy = seen
@@ -988,19 +989,27 @@ def tops_gap(settings: CockedSettings, frame: np.ndarray, readings: tuple, die: 
             a.region[int(round(b.centre[1])), int(round(b.centre[0]))]
             for a, b in ((tops[0], tops[1]), (tops[1], tops[0]))):
         return None
-    a, b = (cv2.boxPoints((t.centre, (die, die), t.turn)).astype(np.float32) for t in tops)
+    a, b = (cv2.boxPoints((t.centre, (die, die), t.turn)) for t in tops)
+    return polygons_gap(a, b) / die
+
+
+def polygons_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two convex polygons (corners, image pixels) lie: the least distance
+    between them, or where they overlap, minus the side of a square of their overlap's
+    area."""
+    a, b = a.astype(np.float32), b.astype(np.float32)
     overlap, _ = cv2.intersectConvexConvex(a, b)
     if overlap > 0:
-        return -math.sqrt(overlap) / die
-    # the nearest corner of either square to the other's sides
-    return min(_to_sides(p, q) for p, q in ((a, b), (b, a))) / die
+        return -math.sqrt(overlap)
+    # the nearest corner of either polygon to the other's sides
+    return min(_to_sides(p, q) for p, q in ((a, b), (b, a)))
 
 
-def _to_sides(points: np.ndarray, square: np.ndarray) -> float:
-    """The least distance from ``points`` to the sides of the polygon ``square``."""
+def _to_sides(points: np.ndarray, polygon: np.ndarray) -> float:
+    """The least distance from ``points`` to the sides of ``polygon``."""
     best = math.inf
-    for k in range(len(square)):
-        s0, s1 = square[k], square[(k + 1) % len(square)]
+    for k in range(len(polygon)):
+        s0, s1 = polygon[k], polygon[(k + 1) % len(polygon)]
         d = s1 - s0
         t = np.clip(((points - s0) @ d) / max(float(d @ d), 1e-9), 0.0, 1.0)
         best = min(best, float(np.sqrt(((points - (s0 + t[:, None] * d)) ** 2).sum(1)).min()))
