@@ -233,6 +233,9 @@ class CockedSettings:
         dev sets, while flat dice's squares lie within 0.04 of the true tops' gap). None: off.
     :param pair_top_size: see ``pair_tops_touch``.
     :param pair_top_square: see ``pair_tops_touch``.
+    :param pair_top_seams: ...where a top's region is no whole square, it is taken again
+        bounded by seams too (``top_region(seams=True)``: the thin line between two touching
+        dice of one colour, or between a top and a side of its shade).
     :param pair_clear_gap: a close pair whose silhouettes, shadows left out, lie at least this
         many die edges apart everywhere (``silhouettes_gap``), both tops whole and square and
         neither die's shaded face able to pass for a shadow (``shade_like_shadow``) or for felt
@@ -293,6 +296,7 @@ class CockedSettings:
     pair_tops_touch: float | None = 0.04
     pair_top_size: tuple[float, float] = (0.84, 1.12)
     pair_top_square: float = 0.88
+    pair_top_seams: bool = True
     pair_clear_gap: float | None = 0.25
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
@@ -966,16 +970,17 @@ def top_square(settings: CockedSettings, frame: np.ndarray, reading, die: float,
     if (pips is None or face is None or pips.count != int(face)
             or math.dist(pips.center, reading.center) > agree * die):
         return None
-    region = top_region(frame, reading.center, die)
-    if region is None:
-        return None
-    ys, xs = np.nonzero(region)
-    (_, _), (bw, bh), turn = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
-    low, high = settings.pair_top_size
-    long, short = max(bw, bh) / die, min(bw, bh) / die
-    if not low <= long <= high or short < settings.pair_top_square * long:
-        return None
-    return TopSquare(pips.center, float(turn), region)
+    for seams in (False, True) if settings.pair_top_seams else (False,):
+        region = top_region(frame, reading.center, die, seams=seams)
+        if region is None:
+            continue
+        ys, xs = np.nonzero(region)
+        (_, _), (bw, bh), turn = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+        low, high = settings.pair_top_size
+        long, short = max(bw, bh) / die, min(bw, bh) / die
+        if low <= long <= high and short >= settings.pair_top_square * long:
+            return TopSquare(pips.center, float(turn), region)
+    return None
 
 
 def tops_gap(settings: CockedSettings, frame: np.ndarray, readings: tuple, die: float,
