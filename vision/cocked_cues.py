@@ -230,7 +230,8 @@ class CockedSettings:
         tips its top away and shows the face that was against it between the two tops,
         about sin t wide (0.17 at 10 degrees; as little as 0.11 seen from a camera 20 degrees
         off the vertical, the leaning die in front, and measured so as little as 0.08 on the
-        dev sets, while flat dice's squares lie within 0.04 of the true tops' gap). None: off.
+        dev sets, where flat dice's squares lie 0.06 under to 0.03 over the true tops' gap).
+        None: off.
     :param pair_top_size: see ``pair_tops_touch``.
     :param pair_top_square: see ``pair_tops_touch``.
     :param pair_top_seams: ...where a top's region is no whole square, it is taken again
