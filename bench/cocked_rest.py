@@ -10,6 +10,8 @@
         --out /tmp/rest-85000.pkl
     .venv/bin/python bench/cocked_rest.py pairs /tmp/rest-85000.pkl [--set NAME=VALUE ...]
     .venv/bin/python bench/cocked_rest.py flats /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
+    .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
+    .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-84000.pkl [...] --picture P.png --seeds S,S
 
 ``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
 cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
@@ -53,7 +55,9 @@ from vision.cocked_cues import (  # noqa: E402
     CockedSettings,
     camera_view,
     cocked_share,
+    dice_window,
     die_offsets,
+    felt_coloured,
     flat_by_pips,
     flat_fronts,
     front_band,
@@ -61,10 +65,16 @@ from vision.cocked_cues import (  # noqa: E402
     lean_beliefs,
     lean_scores,
     leans_on_wall,
+    lie_flat_together,
     pair_reach,
     pairs,
+    polygons_gap,
+    shade_like_shadow,
+    silhouettes_gap,
     top_face_shape,
     top_faces,
+    top_square,
+    tops_gap,
     wall_faces,
     wall_shift,
     whole_top,
@@ -456,6 +466,129 @@ def print_pairs(rows: list[dict]) -> None:
               f"{fmt(r['shape']):11s} {r['colours']}")
 
 
+def _true_tops_gap(truth: list[dict], die: float) -> float:
+    """How far apart (die edges) the two dice's true top faces lie as the camera sees them
+    (the truth's ``rest_box``, the image's rectangle around each top), negative where they
+    overlap."""
+    quads = [cv2.boxPoints(((t["rest_box"][0][0], t["rest_box"][0][1]),
+                            (t["rest_box"][1][0], t["rest_box"][1][1]), t["rest_box"][2]))
+             for t in truth]
+    return polygons_gap(quads[0], quads[1]) / die
+
+
+def gap_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
+    """Per throw with two dice found closer than ``pair_touch_reach``, both matched to the
+    truth, neither leaning on the wall: what lies between their tops. ``true_gap``: between the
+    true top faces (die edges); ``tops``: ``tops_gap`` (None where either top is no whole
+    square); ``sil``: ``silhouettes_gap`` where both tops are whole and square for the top-face
+    cue and neither die's shade may pass for felt or shadow (else None); ``cleared``:
+    ``lie_flat_together``; ``tilt`` the leaning die's lean (0 for two flat dice)."""
+    st = settings
+    rows = []
+    for r in records:
+        sil, frame, boxes, readings, truth = (r["sil"], r["frame"], r["boxes"], r["readings"],
+                                              r["truth"])
+        if len(boxes) != 2 or len(readings) != 2 or None in truth:
+            continue
+        die = sil.geometry.die
+        if math.dist(boxes[0][0], boxes[1][0]) >= st.pair_touch_reach * die:
+            continue
+        if any(t["cocked"] and t.get("cocked_on") != "die" for t in truth):
+            continue
+        tilt = max(t["cocked_tilt_deg"] if t["cocked"] else 0.0 for t in truth)
+        centres = (boxes[0][0], boxes[1][0])
+        tilted = tuple(top_faces(sil.geometry, st, frame, boxes, readings))
+        hides = any(felt_coloured(sil, frame, c, st.pair_felt_colour)
+                    or shade_like_shadow(sil, frame, c) for c in centres)
+        square = tilted[0] is False and tilted[1] is False and not hides
+        rows.append(dict(
+            seed=r["seed"], tilt=tilt, true_gap=_true_tops_gap(truth, die),
+            tops=tops_gap(st, frame, tuple(readings), die, st.wall_pip_agree),
+            sil=silhouettes_gap(sil, frame, *centres, st.pair_touch_chroma) if square else None,
+            cleared=lie_flat_together(sil, st, frame, centres, tuple(readings), tilted)))
+    return rows
+
+
+def print_gaps(rows: list[dict]) -> None:
+    """``gap_rows``: per group (two flat dice by their true tops' gap, a die leaning on the
+    other by its lean), the spread (min, quartiles, max) of each measure, and the pairs
+    cleared."""
+    groups = [("flat, tops touching (< 0.1)", lambda r: r["tilt"] == 0 and r["true_gap"] < 0.1),
+              ("flat, tops 0.1-0.3 apart", lambda r: r["tilt"] == 0 and 0.1 <= r["true_gap"] < 0.3),
+              ("flat, tops 0.3 or more apart", lambda r: r["tilt"] == 0 and r["true_gap"] >= 0.3)]
+    for lo, hi in ((10, 15), (15, 20), (20, 30), (30, 46)):
+        groups.append((f"leaning {lo}-{hi} deg on the other",
+                       lambda r, lo=lo, hi=hi: lo <= r["tilt"] < hi))
+    print("die edges: min, quartiles, max; tops: over the pairs whose two tops are whole squares "
+          "with their pips; silhouettes: over those whose tops the top-face cue finds square, "
+          "neither die's shade like felt or a shadow")
+    print(f"{'pairs':34s} {'n':>3s}  {'true tops gap':34s} {'n':>3s}  {'tops_gap':34s} {'n':>3s}"
+          f"  {'silhouettes_gap':34s} cleared")
+    for name, keep in groups:
+        sel = [r for r in rows if keep(r)]
+        tops = [r["tops"] for r in sel if r["tops"] is not None]
+        sils = [r["sil"] for r in sel if r["sil"] is not None]
+        print(f"{name:34s} {len(sel):3d}  {spread([r['true_gap'] for r in sel]):34s} "
+              f"{len(tops):3d}  {spread(tops):34s} {len(sils):3d}  {spread(sils):34s} "
+              f"{sum(r['cleared'] for r in sel)}")
+
+
+def draw_gaps(records: list[dict], seeds: list[int], settings: CockedSettings, path: Path,
+              scale: int = 2) -> None:
+    """A picture of the throws ``seeds`` (two dice found in each), two to a row: the rest
+    frame around the pair and its silhouettes (grey: the dice, shadows left out; purple: the
+    shadows), each with the tops as ``tops_gap`` sets them (green squares at the pips'
+    centres), the truth (flat or the lean) and the two gaps written above."""
+    st = settings
+    tiles = []
+    by_seed = {r["seed"]: r for r in records}
+    for seed in seeds:
+        r = by_seed[seed]
+        sil, frame, boxes, readings, truth = (r["sil"], r["frame"], r["boxes"], r["readings"],
+                                              r["truth"])
+        die = sil.geometry.die
+        k = max(1, round(2 * scale * 41.6 / die))  # the same size on screen at any resolution
+        c = np.mean([b[0] for b in boxes], axis=0)
+        half = int(1.5 * die)
+        x0, y0 = int(c[0]) - half, int(c[1]) - half
+        window = (slice(y0, y0 + 2 * half), slice(x0, x0 + 2 * half))
+        shown = np.zeros_like(frame)
+        for shadows, colour in ((True, (160, 0, 160)), (False, (200, 200, 200))):
+            mask, xx, yy = dice_window(sil, frame, [b[0] for b in boxes], int(die) + 2,
+                                        st.pair_touch_chroma, shadows)
+            part = shown[int(yy[0, 0]):int(yy[0, 0]) + mask.shape[0],
+                         int(xx[0, 0]):int(xx[0, 0]) + mask.shape[1]]
+            part[mask > 0] = colour
+        views = [cv2.resize(img[window], None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST)
+                 for img in (frame, shown)]
+        for rd in readings:
+            top = top_square(st, frame, rd, die, st.wall_pip_agree)
+            if top is None:
+                continue
+            corners = (cv2.boxPoints((top.centre, (die, die), top.turn)) - (x0 - 0.5, y0 - 0.5)) * k
+            for img in views:
+                cv2.polylines(img, [corners.round().astype(np.int32)], True, (0, 255, 0), 2,
+                              cv2.LINE_AA)
+        tops = tops_gap(st, frame, tuple(readings), die, st.wall_pip_agree)
+        sil_gap = silhouettes_gap(sil, frame, boxes[0][0], boxes[1][0], st.pair_touch_chroma)
+        lean = [t["cocked_tilt_deg"] for t in truth if t is not None and t["cocked"]]
+        tile = np.hstack(views)
+        cv2.rectangle(tile, (0, 0), (tile.shape[1], 50), (0, 0, 0), -1)
+        cv2.putText(tile, f"{seed}: " + (f"leaning {lean[0]:.1f} deg" if lean else "flat"),
+                    (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+        fmt = lambda v: "-" if v is None else f"{v:+.2f}"  # noqa: E731
+        cv2.putText(tile, f"tops_gap {fmt(tops)}  silhouettes_gap {fmt(sil_gap)} edge",
+                    (6, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 255, 255), 1, cv2.LINE_AA)
+        tiles.append(tile)
+    if len(tiles) % 2:
+        tiles.append(np.zeros_like(tiles[-1]))
+    h, w = max(t.shape[0] for t in tiles), max(t.shape[1] for t in tiles)
+    tiles = [cv2.copyMakeBorder(t, 0, h - t.shape[0], 0, w - t.shape[1], cv2.BORDER_CONSTANT)
+             for t in tiles]
+    rows = [np.hstack(tiles[i:i + 2]) for i in range(0, len(tiles), 2)]
+    cv2.imwrite(str(path), np.vstack(rows), [cv2.IMWRITE_PNG_COMPRESSION, 9])
+
+
 def flat_cue_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
     """Per flat die flagged (judged again with ``settings``), the cues that flag it, in
     ``judge_cocked``'s order: ``pair`` (the pair cue takes it for the leaning die of a close
@@ -573,6 +706,12 @@ def main(argv: list[str] | None = None) -> int:
     par = sub.add_parser("pairs", help="each throw with a die leaning on the other: the pair cue")
     par.add_argument("sets", type=Path, nargs="+")
     par.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    gap = sub.add_parser("gaps", help="what lies between the tops of two close dice")
+    gap.add_argument("sets", type=Path, nargs="+")
+    gap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    gap.add_argument("--picture", type=Path, default=None,
+                     help="draw the throws --seeds (PNG) instead of the table")
+    gap.add_argument("--seeds", default="", help="comma-separated seeds to draw")
     fla = sub.add_parser("flats", help="the flat dice flagged, by the cue that flags each")
     fla.add_argument("sets", type=Path, nargs="+")
     fla.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
@@ -609,6 +748,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "flats":
         print_flat_cues(flat_cue_rows(records, reader, CockedSettings(**parse_set(args.set))))
+        return 0
+    if args.step == "gaps" and args.picture is not None:
+        draw_gaps(records, [int(v) for v in args.seeds.split(",") if v],
+                  CockedSettings(**parse_set(args.set)), args.picture)
+        return 0
+    if args.step == "gaps":
+        print_gaps(gap_rows(records, reader, CockedSettings(**parse_set(args.set))))
         return 0
     if args.step == "pairs":
         print_pairs(pair_rows(records, reader, CockedSettings(**parse_set(args.set))))

@@ -51,7 +51,7 @@ import cv2
 import numpy as np
 
 from vision.camera_view import CameraView, CameraViewError
-from vision.die_silhouette import RestSilhouettes
+from vision.die_silhouette import RestSilhouettes, felt_in_shadow
 from vision.throw_geometry import TableGeometry
 from vision.top_pips import top_pips
 
@@ -222,6 +222,27 @@ class CockedSettings:
         the shadows left out (``silhouettes_touch``), unless this is on: a die leaning 10-15
         degrees on the other shows a top square within 3% and barely a side face, and the lean
         model (our renders only) and the reader believe it flat.
+    :param pair_tops_touch: a close pair whose two tops, each a whole square
+        (``top_square``: its region ``pair_top_size`` die edges long, its sides within
+        ``pair_top_square`` of each other) set at its pips' centre (``top_pips``) and turned
+        as its region is, touch within this many die edges (``tops_gap``) lies flat: two flat
+        dice that touch have top squares that touch, while a die leaning by t on the other
+        tips its top away and shows the face that was against it between the two tops,
+        about sin t wide (0.17 at 10 degrees; as little as 0.11 seen from a camera 20 degrees
+        off the vertical, the leaning die in front, and measured so as little as 0.08 on the
+        dev sets, where flat dice's squares lie 0.06 under to 0.03 over the true tops' gap).
+        None: off.
+    :param pair_top_size: see ``pair_tops_touch``.
+    :param pair_top_square: see ``pair_tops_touch``.
+    :param pair_top_seams: ...where a top's region is no whole square, it is taken again
+        bounded by seams too (``top_region(seams=True)``: the thin line between two touching
+        dice of one colour, or between a top and a side of its shade).
+    :param pair_clear_gap: a close pair whose silhouettes, shadows left out, lie at least this
+        many die edges apart everywhere (``silhouettes_gap``), both tops whole and square and
+        neither die's shaded face able to pass for a shadow (``shade_like_shadow``) or for felt
+        (``felt_coloured``), lies flat: a lean needs a touch, and the touch a shadow can hide
+        is a leaning die's neck or a strip of its shaded face (at most 0.17 edge on the dev
+        sets). None: off.
     :param lean_clear: a die only the reader flags, which the lean model believes leans no
         more than this and whose top face is square, is read after all (its ``best_face``) if
         the reader's confidence in that face reaches its ``min_confidence`` and its
@@ -273,6 +294,11 @@ class CockedSettings:
     pair_clear_score: float = -1.5
     pair_clear_square: bool = True
     pair_clear_touching: bool = False
+    pair_tops_touch: float | None = 0.04
+    pair_top_size: tuple[float, float] = (0.84, 1.12)
+    pair_top_square: float = 0.88
+    pair_top_seams: bool = True
+    pair_clear_gap: float | None = 0.25
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
 
@@ -620,21 +646,33 @@ def whole_top(seen: FrontBand, settings: CockedSettings) -> bool:
             and st.wall_band_top_low <= seen.top_edge <= st.wall_band_top_max)
 
 
-def _dice_window(silhouettes: RestSilhouettes, frame: np.ndarray, points: list, r: int,
-                 chroma: float | None = None, shadows: bool = False):
-    """``RestSilhouettes.die_mask`` over the window ``r`` px around ``points`` (image points):
-    ``(mask, xx, yy)``, or None where the window is empty or the felt before the throw is not
+def _with_felt(silhouettes: RestSilhouettes, frame: np.ndarray, x0: int, y0: int, x1: int,
+               y1: int, least: int):
+    """The window [y0:y1, x0:x1] of ``frame`` (clipped to it) and of the felt before the throw:
+    ``(roi, felt, x0, y0)``, or None where it is narrower than ``least`` px or the felt is not
     known there."""
     h, w = frame.shape[:2]
-    xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
-    x0, y0 = max(0, int(min(xs)) - r), max(0, int(min(ys)) - r)
-    x1, y1 = min(w, int(max(xs)) + r + 1), min(h, int(max(ys)) + r + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 - x0 < least or y1 - y0 < least:
         return None
     roi = frame[y0:y1, x0:x1]
     bg = silhouettes.felt(x0, y0, x1, y1, roi)
     if bg is None or bg.shape != roi.shape:
         return None
+    return roi, bg, x0, y0
+
+
+def dice_window(silhouettes: RestSilhouettes, frame: np.ndarray, points: list, r: int,
+                 chroma: float | None = None, shadows: bool = False):
+    """``RestSilhouettes.die_mask`` over the window ``r`` px around ``points`` (image points):
+    ``(mask, xx, yy)``, or None where the window is empty or the felt before the throw is not
+    known there."""
+    xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
+    seen = _with_felt(silhouettes, frame, int(min(xs)) - r, int(min(ys)) - r,
+                      int(max(xs)) + r + 1, int(max(ys)) + r + 1, 3)
+    if seen is None:
+        return None
+    roi, bg, x0, y0 = seen
     return silhouettes.die_mask(roi, bg, x0, y0, chroma, shadows)
 
 
@@ -666,7 +704,7 @@ def pair_reach(
     die = geo.die
     (ax, ay), (bx, by) = top_a, top_b
     dist = math.hypot(bx - ax, by - ay)
-    seen = _dice_window(silhouettes, frame, [top_a, top_b], int(die * 1.1) + 2)
+    seen = dice_window(silhouettes, frame, [top_a, top_b], int(die * 1.1) + 2)
     if seen is None or dist < 1:
         return 0.0, 0.0
     mask, xx, yy = seen
@@ -700,7 +738,7 @@ def die_offsets(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops
     geo = silhouettes.geometry
     die = geo.die
     tx, ty = float(top[0]), float(top[1])
-    seen = _dice_window(silhouettes, frame, [(tx, ty)], int(die * 1.5) + 2, chroma)
+    seen = dice_window(silhouettes, frame, [(tx, ty)], int(die * 1.5) + 2, chroma)
     if seen is None:
         return None
     mask, xx, yy = seen
@@ -804,30 +842,29 @@ def _leans_on_the_other_instead(
             and scores[off] - scores[1 - off] >= margin)
 
 
+def _middle_colours(silhouettes: RestSilhouettes, frame: np.ndarray, centre):
+    """The median colours (B, G, R) of the middle of the die centred at ``centre`` (a third of
+    an edge each way) on ``frame`` and of the felt there before the throw; None where either
+    cannot be seen."""
+    r = max(1, int(silhouettes.geometry.die / 3))
+    x, y = int(centre[0]), int(centre[1])
+    seen = _with_felt(silhouettes, frame, x - r, y - r, x + r + 1, y + r + 1, 2)
+    if seen is None:
+        return None
+    return tuple(np.median(img.reshape(-1, 3).astype(np.float32), axis=0) for img in seen[:2])
+
+
 def felt_coloured(silhouettes: RestSilhouettes, frame: np.ndarray, centre,
                   tol: float) -> bool:
     """Whether the die centred at ``centre`` has nearly the felt's colour: the chromaticity
     (B, G, R over their sum) of the median of its middle (a third of an edge each way) lies
     within ``tol`` of the felt's there before the throw. Such a die's shaded faces keep the
     felt's chromaticity and brightness and pass for felt; True where it cannot tell."""
-    die = silhouettes.geometry.die
-    seen = None
-    h, w = frame.shape[:2]
-    r = max(1, int(die / 3))
-    x, y = int(centre[0]), int(centre[1])
-    x0, y0, x1, y1 = max(0, x - r), max(0, y - r), min(w, x + r + 1), min(h, y + r + 1)
-    if x1 - x0 >= 2 and y1 - y0 >= 2:
-        roi = frame[y0:y1, x0:x1]
-        bg = silhouettes.felt(x0, y0, x1, y1, roi)
-        if bg is not None and bg.shape == roi.shape:
-            seen = roi, bg
+    seen = _middle_colours(silhouettes, frame, centre)
     if seen is None:
         return True
-    chroma = []
-    for img in seen:
-        c = np.median(img.reshape(-1, 3).astype(np.float32), axis=0)
-        chroma.append(c / max(float(c.sum()), 1.0))
-    return float(np.linalg.norm(chroma[0] - chroma[1])) < tol
+    top, felt = (c / max(float(c.sum()), 1.0) for c in seen)
+    return float(np.linalg.norm(top - felt)) < tol
 
 
 def silhouettes_touch(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a, centre_b,
@@ -849,7 +886,7 @@ def silhouettes_touch(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a,
     counts as a die's too (a shadow between two dice then joins them). ``bridge``: gaps this
     narrow (die edges) are closed."""
     die = silhouettes.geometry.die
-    seen = _dice_window(silhouettes, frame, [centre_a, centre_b], int(die) + 2, chroma, shadows)
+    seen = dice_window(silhouettes, frame, [centre_a, centre_b], int(die) + 2, chroma, shadows)
     if seen is None:
         return True
     mask, xx, yy = seen
@@ -866,6 +903,147 @@ def silhouettes_touch(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a,
         near = (labels > 0) & (d2 < (0.35 * die) ** 2)
         parts.append(set(np.unique(labels[near]).tolist()))
     return bool(parts[0] & parts[1])
+
+
+def silhouettes_gap(silhouettes: RestSilhouettes, frame: np.ndarray, centre_a, centre_b,
+                    chroma: float | None = None) -> float | None:
+    """How far apart (die edges) two resting dice's silhouettes lie (their boxes' centres
+    ``centre_a``, ``centre_b``; the pixels dice cover, shadows left out, with ``chroma`` the
+    pixels off the felt's chromaticity too, a shadow's stray pixels cleaned): the narrowest
+    strip of felt or shadow between them, 0 where they touch; None where either is not seen
+    near its centre or the felt before the throw is not known."""
+    die = silhouettes.geometry.die
+    seen = dice_window(silhouettes, frame, [centre_a, centre_b], int(die) + 2, chroma)
+    if seen is None:
+        return None
+    mask, xx, yy = seen
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    _, labels = cv2.connectedComponents(mask, connectivity=8)
+    parts = []
+    for cx, cy in (centre_a, centre_b):
+        near = (labels > 0) & ((xx - cx) ** 2 + (yy - cy) ** 2 < (0.35 * die) ** 2)
+        parts.append(np.unique(labels[near]))
+    if not len(parts[0]) or not len(parts[1]):
+        return None
+    if np.intersect1d(parts[0], parts[1]).size:
+        return 0.0
+    # the distance from each pixel to the nearest of the second die's
+    away = cv2.distanceTransform(np.where(np.isin(labels, parts[1]), 0, 255).astype(np.uint8),
+                                 cv2.DIST_L2, 5)
+    return float(away[np.isin(labels, parts[0])].min()) / die
+
+
+def shade_like_shadow(silhouettes: RestSilhouettes, frame: np.ndarray, centre,
+                      shades=(0.25, 0.5, 0.75)) -> bool:
+    """Whether a shaded face of the die centred at ``centre`` could pass for the felt in
+    shadow (``felt_in_shadow``): its middle's median colour, scaled by each of ``shades`` (a
+    face turned from the lamp keeps a share of the top's light), against the felt's there
+    before the throw. A dark die's faces in shade do (their channels too dim to keep any
+    colour's proportions), so the shadow between it and another die may hide its face; True
+    where it cannot tell."""
+    seen = _middle_colours(silhouettes, frame, centre)
+    if seen is None:
+        return True
+    top, felt = seen
+    faces = np.array([[top * k for k in shades]], np.float32)
+    return bool(felt_in_shadow(faces, np.broadcast_to(felt, faces.shape)).any())
+
+
+class TopSquare(NamedTuple):
+    """A resting die's top face as a square: where its pips put its centre, how its region is
+    turned (image pixels, degrees)."""
+
+    centre: tuple[float, float]
+    turn: float
+    region: np.ndarray  # the top's region (``top_region``), full-frame mask
+
+
+def top_square(settings: CockedSettings, frame: np.ndarray, reading, die: float,
+               agree: float) -> TopSquare | None:
+    """The top face of a read die as a whole square (``TopSquare``), or None: its region
+    (``top_region``) ``pair_top_size`` die edges long with its sides within
+    ``pair_top_square`` of each other (a face merged with a side of its shade or with the other
+    die's top is not), and its pips (``top_pips``) as many as the reader's face, their centre
+    within ``agree`` die edges of the reader's (0.01 edge from the true centre on the dev sets,
+    against the reader's 0.04)."""
+    face = reading.value if reading.value is not None else getattr(reading, "best_face", None)
+    pips = top_pips(frame, reading.center, die)
+    if (pips is None or face is None or pips.count != int(face)
+            or math.dist(pips.center, reading.center) > agree * die):
+        return None
+    for seams in (False, True) if settings.pair_top_seams else (False,):
+        region = top_region(frame, reading.center, die, seams=seams)
+        if region is None:
+            continue
+        ys, xs = np.nonzero(region)
+        (_, _), (bw, bh), turn = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+        low, high = settings.pair_top_size
+        long, short = max(bw, bh) / die, min(bw, bh) / die
+        if low <= long <= high and short >= settings.pair_top_square * long:
+            return TopSquare(pips.center, float(turn), region)
+    return None
+
+
+def tops_gap(settings: CockedSettings, frame: np.ndarray, readings: tuple, die: float,
+             agree: float) -> float | None:
+    """How far apart (die edges) the top faces of two read dice lie as squares one die edge
+    wide (``top_square``: at their pips' centres, turned as their regions), negative where
+    they overlap; None where either top is no whole square or one top's region takes in the
+    other's centre (one region over both: dice of one colour touching, neither top whole)."""
+    tops = [top_square(settings, frame, rd, die, agree) for rd in readings]
+    if tops[0] is None or tops[1] is None or any(
+            a.region[int(round(b.centre[1])), int(round(b.centre[0]))]
+            for a, b in ((tops[0], tops[1]), (tops[1], tops[0]))):
+        return None
+    a, b = (cv2.boxPoints((t.centre, (die, die), t.turn)) for t in tops)
+    return polygons_gap(a, b) / die
+
+
+def polygons_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two convex polygons (corners, image pixels) lie: the least distance
+    between them, or where they overlap, minus the side of a square of their overlap's
+    area."""
+    a, b = a.astype(np.float32), b.astype(np.float32)
+    overlap, _ = cv2.intersectConvexConvex(a, b)
+    if overlap > 0:
+        return -math.sqrt(overlap)
+    # the nearest corner of either polygon to the other's sides
+    return min(_to_sides(p, q) for p, q in ((a, b), (b, a)))
+
+
+def _to_sides(points: np.ndarray, polygon: np.ndarray) -> float:
+    """The least distance from ``points`` to the sides of ``polygon``."""
+    best = math.inf
+    for k in range(len(polygon)):
+        s0, s1 = polygon[k], polygon[(k + 1) % len(polygon)]
+        d = s1 - s0
+        t = np.clip(((points - s0) @ d) / max(float(d @ d), 1e-9), 0.0, 1.0)
+        best = min(best, float(np.sqrt(((points - (s0 + t[:, None] * d)) ** 2).sum(1)).min()))
+    return best
+
+
+def lie_flat_together(silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray,
+                      centres: tuple, readings: tuple, tilted: tuple) -> bool:
+    """Whether two close dice (boxes' centres ``centres``, their ``readings``, the top-face
+    cue's ``tilted``) are proved to lie flat from what lies between their tops: their tops'
+    squares touch (``tops_gap`` within ``pair_tops_touch``: two flat dice that touch; a die
+    leaning on the other shows the face that was against it between them), or their
+    silhouettes, shadows left out, lie ``pair_clear_gap`` apart with both tops whole and
+    square and neither die's shaded face able to pass for a shadow or felt (a lean needs a
+    touch)."""
+    die = silhouettes.geometry.die
+    st = settings
+    if st.pair_tops_touch is not None and None not in readings:
+        gap = tops_gap(st, frame, readings, die, st.wall_pip_agree)
+        if gap is not None and abs(gap) <= st.pair_tops_touch:
+            return True
+    if st.pair_clear_gap is None or tilted[0] is not False or tilted[1] is not False:
+        return False
+    if any(felt_coloured(silhouettes, frame, c, st.pair_felt_colour)
+           or shade_like_shadow(silhouettes, frame, c) for c in centres):
+        return False
+    gap = silhouettes_gap(silhouettes, frame, centres[0], centres[1], st.pair_touch_chroma)
+    return gap is not None and gap >= st.pair_clear_gap
 
 
 def pairs(
@@ -912,11 +1090,14 @@ def pairs(
                 for k in (i, j)):
             # (a die of the felt's colour shows its shaded faces as felt: no gap proved)
             continue
-        # two dice that touch may be one leaning a little on the other: nothing seen from above
-        # proves a small lean flat (its top square within a few percent), so no cue clears them
-        clearable = settings.pair_clear_touching or not touch
         ri = readings[i] if i < len(readings) else None
         rj = readings[j] if j < len(readings) else None
+        if lie_flat_together(silhouettes, settings, frame, (boxes[i][0], boxes[j][0]),
+                             (ri, rj), (tilted[i], tilted[j]) if tilted else (None, None)):
+            continue
+        # else two dice that touch may be one leaning a little on the other: its top square
+        # within a few percent, so neither the lean model nor the reader clears them
+        clearable = settings.pair_clear_touching or not touch
         if (on_wall[i] or on_wall[j]) and not _leans_on_the_other_instead(
             silhouettes, settings, frame, (ri, rj), (on_wall[i], on_wall[j]),
             None if beliefs is None else (beliefs[i], beliefs[j]),

@@ -119,11 +119,16 @@ def _nearest(obs, truth_die):
 
 
 def test_two_flat_dice_resting_close_are_read_not_sent_to_the_operator():
-    """bench/tracker.py seed 1080: two flat dice come to rest ~1.3 edges apart. Without the
-    lean model the pair cue must take one for leaning (the operator rules a flat throw);
-    with it both are read and the throw is ruled as the truth calls for."""
-    clip, obs = _observe(1080, "none_hits", lean_model=False)
+    """bench/tracker.py seed 1080: two flat dice come to rest ~1.3 edges apart, joined by a
+    shadow. Without the lean model and without what lies between their tops (a shadow wider
+    than a leaning die's touch hides: ``pair_clear_gap``) the pair cue must take one for
+    leaning (the operator rules a flat throw); with either both are read and the throw is
+    ruled as the truth calls for."""
+    clip, obs = _observe(1080, "none_hits", lean_model=False, pair_tops_touch=None,
+                         pair_clear_gap=None)
     assert sum(d.cocked for d in obs.dice) == 1
+    clip, obs = _observe(1080, "none_hits", lean_model=False)
+    assert sum(d.cocked for d in obs.dice) == 0
     clip, obs = _observe(1080, "none_hits")
     for d in clip.truth["dice"]:
         seen = _nearest(obs, d)
