@@ -93,6 +93,10 @@ class TrackerSettings:
         before the hand came near. A hand that comes to them sooner leaves the tracking as it
         was (the throw's own hand near a die still rolling), but if the dice then vanish under
         it, nothing is observed (not a phantom "thrown out of view").
+    :param throw_speed: the fastest a thrown die flies, in die edges per second (1.5 m/s is
+        94 for a 16 mm die): a die seen once, with no speed yet, is looked for that far from
+        where it was on the next frame (at 30 fps over 3 edges, beyond the 2.5 a die with a
+        speed is given around where that speed takes it).
     :param cocked: how resting dice are judged cocked (``vision.cocked_cues.CockedSettings``).
     :param wall: how a path shows a wall strike (``vision.throw_geometry.WallContact``).
     """
@@ -110,6 +114,7 @@ class TrackerSettings:
     hand_birth_margin: float = 0.5
     suppress_shadows: bool = True
     felt_chroma: float = 0.04
+    throw_speed: float = 100.0
     cocked: CockedSettings = field(default_factory=CockedSettings)
     wall: WallContact = field(default_factory=WallContact)
 
@@ -476,6 +481,8 @@ class ThrowTracker:
             px, py = preds[k]
             vx, vy = tr.velocity()
             g = gate + 0.5 * math.hypot(vx, vy) * self._dt
+            if len(tr.xs) < 2:  # no speed yet: as far as a thrown die flies in a frame
+                g = max(g, self.settings.throw_speed * self._die * self._dt)
             for b in blobs:
                 d_c = math.hypot(cents[b][0] * s - px, cents[b][1] * s - py)
                 if d_c < g:
@@ -616,7 +623,7 @@ class ThrowTracker:
                 tr = trs[k]
                 px, py = parts[j]
                 qx, qy = self._predict(tr, t)
-                total += math.hypot(px - qx, py - qy)
+                total += math.hypot(px - qx, py - qy) + math.hypot(px - tr.xs[-1], py - tr.ys[-1])
             if total < best_cost:
                 best_perm, best_cost = perm, total
         for j, k in enumerate(best_perm):
