@@ -59,11 +59,13 @@ class WallContact:
         contact. A die settling slowly by the wall is seen sharp where it is: one that turns
         1.2 edges out at 7 edges/s (0.06 edge a frame at 120 fps) never touched it.
     :param min_speed: the speed toward and then away from the wall (edges/s) that makes a
-        rebound: above the jitter of a still die's centre.
+        rebound: above the jitter of a still die's centre. At a high frame rate the centre's
+        own uncertainty (``TableGeometry.centre_px``, each of two sightings) over one frame
+        interval is more, and is the bar instead.
     :param stop_speed: a die coming at the wall at least this fast (edges/s) that is still on
         the next frame, or on the one after...
-    :param stop_decel: ...having lost that speed at this rate (edges/s per second) or more,
-        stopped against it (a die leaning there, a dead wall): 600 edges/s² is ~10 m/s² for a
+    :param stop_decel: ...having lost that speed at this rate (edges/s per second) or more
+        from one frame interval to the next, stopped against it (a die leaning there, a dead wall): 600 edges/s² is ~10 m/s² for a
         16 mm die, twice what the felt's friction (mu ~0.5) can take off.
     :param restitution: the least share of its speed toward the wall that a die keeps
         leaving it (a rebound unseen for some frames: how fast it could have come in).
@@ -99,11 +101,17 @@ class TableGeometry:
 
     :param calibration: where the area, the back wall and the dice's size lie in the image.
     :param contact: how a path shows a wall contact (the defaults: a tumbling die).
+    :param centre_px: how far a die's centre as found may lie from where it is (px; the
+        tracker finds blobs on a shrunk copy of the frame, where a resting die's centre steps
+        by up to half a pixel from frame to frame). Over two sightings a frame apart that is a
+        speed (``WallContact.min_speed``).
     """
 
-    def __init__(self, calibration: Calibration, contact: WallContact | None = None) -> None:
+    def __init__(self, calibration: Calibration, contact: WallContact | None = None,
+                 centre_px: float = 0.0) -> None:
         die = calibration.die_px
         self.contact = contact or WallContact()
+        self.centre_px = centre_px
         px, py = zip(*calibration.area, strict=True)
         self.area_poly = np.array(calibration.area, np.float32).reshape(-1, 1, 2)
         self.area_centroid = (float(np.mean(px)), float(np.mean(py)))
@@ -204,6 +212,10 @@ class TableGeometry:
                     return True
             return False
 
+        steps = [b - a for a, b in itertools.pairwise(times) if b > a]
+        frame_dt = min(steps) if steps else 0.0  # the camera's frame interval
+        # the least speed that is motion, not the centre's uncertainty on two sightings
+        slow = max(w.min_speed, 2 * self.centre_px / die / frame_dt) if frame_dt else w.min_speed
         # 1. seen touching: no tumbling die's centre can be this close without contact
         for k in range(n):
             if along[k] and d[k] <= w.touch:
@@ -211,14 +223,12 @@ class TableGeometry:
                 break
         # 2. a rebound: toward the wall, then away, turning within reach of it; the contact
         # (often between frames) where the approach and the departure lines cross
-        steps = [b - a for a, b in itertools.pairwise(times) if b > a]
-        frame_dt = min(steps) if steps else 0.0  # the camera's frame interval
         for i in range(1, n - 1):
             if not (along[i] and d[i - 1] > d[i] <= d[i + 1]):
                 continue
             contact = min(
-                (c for c in (self._crossing_turn(d, times, i, speed, frame_dt),
-                             self._turn_in_gap(d, times, i, speed, frame_dt))
+                (c for c in (self._crossing_turn(d, times, i, speed, frame_dt, slow),
+                             self._turn_in_gap(d, times, i, speed, frame_dt, slow))
                  if c is not None and c <= w.reach),
                 default=None,
             )
@@ -232,14 +242,13 @@ class TableGeometry:
             if not along[i] or d[i] > w.reach:
                 continue
             vout = speed(i, i + 1)
-            if vout is None or abs(vout) > w.min_speed or other_between(i, times[i]):
+            if vout is None or abs(vout) > slow or other_between(i, times[i]):
                 continue
             for j in (i - 1, i - 2):
                 vin = speed(j, j + 1) if j >= 0 else None
                 if vin is None or vin > -w.stop_speed:
                     continue
-                took = 0.5 * (times[i] + times[i + 1] - times[j] - times[j + 1])
-                if j == i - 1 or (vout - vin) / took >= w.stop_decel:
+                if j == i - 1 or self._sharpest_slowing(times, speed, j, i) >= w.stop_decel:
                     found.append(("stop", times[i], d[i]))
                     break
             if found and found[-1][0] == "stop":
@@ -249,7 +258,7 @@ class TableGeometry:
         # lay between)
         if n >= 3 and along[0]:
             v1, v2 = speed(0, 1), speed(1, 2)
-            if v1 is not None and v2 is not None and v1 >= w.min_speed and v2 >= w.min_speed:
+            if v1 is not None and v2 is not None and v1 >= slow and v2 >= slow:
                 dt = times[1] - times[0]
                 back = d[0] - v1 * w.born_frames * dt
                 # the other die between it and the wall (on its first two sightings) turned
@@ -264,12 +273,27 @@ class TableGeometry:
                     found.append(("born", times[0], back))
         return found
 
+    @staticmethod
+    def _sharpest_slowing(times: list[float], speed, j: int, i: int) -> float:
+        """The most speed (edges/s per second) a path lost from one frame interval to the next
+        between the interval from sighting ``j`` and the one from ``i``: each interval's speed is
+        its mean, so the change is taken over the time between their middles. A die that lost
+        most of its speed in one interval and the rest in the next shows it there, not averaged
+        over both."""
+        sharpest = 0.0
+        for k in range(j, i):
+            v0, v1 = speed(k, k + 1), speed(k + 1, k + 2)
+            took = 0.5 * (times[k + 2] - times[k])
+            if v0 is not None and v1 is not None and took > 0:
+                sharpest = max(sharpest, (v1 - v0) / took)
+        return sharpest
+
     def _crossing_turn(self, d: list[float], times: list[float], i: int, speed,
-                       frame_dt: float) -> float | None:
+                       frame_dt: float, slow: float) -> float | None:
         """Where a path that comes nearest the wall at sighting ``i`` turned: the approach
         line and the departure line cross between ``i - 1`` and ``i + 1`` (a blurred die's
         centre at the turn is the mean of its way in and out, too far out); None if they do
-        not, if either side is slower than ``min_speed`` or unsteady (jitter), or if the turn
+        not, if either side is slower than ``slow`` (edges/s) or unsteady (jitter), or if the turn
         lies beyond the reach its speed allows (``cube_reach``, ``view_shift``,
         ``blur_share``)."""
         w = self.contact
@@ -285,7 +309,7 @@ class TableGeometry:
             ):
                 continue
             va, vb = speed(a0, a1), speed(b0, b1)
-            if va is None or vb is None or va > -w.min_speed or vb < w.min_speed:
+            if va is None or vb is None or va > -slow or vb < slow:
                 continue
             tm = (d[b0] - d[a1] + va * times[a1] - vb * times[b0]) / (va - vb)
             if not times[a1] - 1e-6 <= tm <= times[b0] + 1e-6:
@@ -298,7 +322,7 @@ class TableGeometry:
         return contact
 
     def _turn_in_gap(self, d: list[float], times: list[float], i: int, speed,
-                     frame_dt: float) -> float | None:
+                     frame_dt: float, slow: float) -> float | None:
         """How near the wall a die unseen for some frames next to sighting ``i`` (its nearest
         seen) turned, by the time it had: from the sighting before the gap, in at speed
         ``u_in``, to the turn, and out at ``u_out`` to the sighting after. The speed out is the
@@ -317,13 +341,13 @@ class TableGeometry:
         if times[i] - times[i - 1] > 1.5 * frame_dt and i + 1 < n:  # unseen before i
             vb = speed(i, i + 1)
             va = speed(i - 2, i - 1) if i >= 2 else None
-            if vb is not None and vb >= w.min_speed and (i + 2 >= n or d[i + 2] > d[i + 1]):
+            if vb is not None and vb >= slow and (i + 2 >= n or d[i + 2] > d[i + 1]):
                 u_in = max(vb / w.restitution, -va if va is not None else 0.0)
                 out.append(turn(d[i - 1], d[i], u_in, vb, times[i] - times[i - 1]))
         if times[i + 1] - times[i] > 1.5 * frame_dt and i + 2 < n:  # unseen after i
             va, vb = speed(i - 1, i), speed(i + 1, i + 2)
-            if (va is not None and vb is not None and va <= -w.min_speed
-                    and vb >= w.min_speed and (i < 2 or d[i - 2] > d[i - 1])):
+            if (va is not None and vb is not None and va <= -slow
+                    and vb >= slow and (i < 2 or d[i - 2] > d[i - 1])):
                 out.append(turn(d[i], d[i + 1], -va, vb, times[i + 1] - times[i]))
         if not out:
             return None

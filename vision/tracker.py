@@ -93,6 +93,10 @@ class TrackerSettings:
         before the hand came near. A hand that comes to them sooner leaves the tracking as it
         was (the throw's own hand near a die still rolling), but if the dice then vanish under
         it, nothing is observed (not a phantom "thrown out of view").
+    :param throw_speed: the fastest a thrown die flies, in die edges per second (1.5 m/s is
+        94 for a 16 mm die): a die seen once, with no speed yet, is looked for that far from
+        where it was on the next frame (at 30 fps over 3 edges, beyond the 2.5 a die with a
+        speed is given around where that speed takes it).
     :param cocked: how resting dice are judged cocked (``vision.cocked_cues.CockedSettings``).
     :param wall: how a path shows a wall strike (``vision.throw_geometry.WallContact``).
     """
@@ -110,6 +114,7 @@ class TrackerSettings:
     hand_birth_margin: float = 0.5
     suppress_shadows: bool = True
     felt_chroma: float = 0.04
+    throw_speed: float = 100.0
     cocked: CockedSettings = field(default_factory=CockedSettings)
     wall: WallContact = field(default_factory=WallContact)
 
@@ -200,6 +205,9 @@ class ThrowTracker:
         self._kernel = np.ones((3, 3), np.uint8)
         self._hand_reach = self.settings.hand_margin * die_w  # work px
         self._hand_birth = self.settings.hand_birth_margin * die_w
+        # blobs are found on the shrunk copy: a resting die's centre there steps by up to
+        # half its pixel from frame to frame (docs/replay.md), a quarter each sighting
+        self.geometry.centre_px = 0.25 * s
 
     def _work(self, frame: np.ndarray) -> np.ndarray:
         s = self._s
@@ -466,18 +474,24 @@ class ThrowTracker:
         active = [
             tr for tr in self._tracks if not (tr.gone and self.frame_index - tr.frames[-1] > 1)
         ]
-        preds = [tr.predict(t) for tr in active]
+        preds = [self._predict(tr, t) for tr in active]
         # cost of each (die, blob) pair: how far the blob's centre is from the prediction
         cost: dict[tuple[int, int], float] = {}
         for k, tr in enumerate(active):
             px, py = preds[k]
             vx, vy = tr.velocity()
             g = gate + 0.5 * math.hypot(vx, vy) * self._dt
+            if len(tr.xs) < 2:  # no speed yet: as far as a thrown die flies in a frame
+                g = max(g, self.settings.throw_speed * self._die * self._dt)
             for b in blobs:
                 d_c = math.hypot(cents[b][0] * s - px, cents[b][1] * s - py)
                 if d_c < g:
                     cost[k, b] = d_c
-        claims_k = self._assign(len(active), blobs, cost, gate)
+        # a die left without a blob costs more than any blob within its reach: as many dice
+        # as can be are followed (two fast dice first seen once, with no speed yet, must not
+        # leave one without a blob because the other's nearest blob is the first's)
+        miss = 1.0 + len(active) * max(cost.values(), default=gate)
+        claims_k = self._assign(len(active), blobs, cost, miss)
         taken_t = set(claims_k)
         for k, b in claims_k.items():
             claims.setdefault(b, []).append(active[k])
@@ -565,7 +579,7 @@ class ThrowTracker:
             keep.bbox = (x, y, w, h)
             keep.area = float(a)
             for tr in trs:
-                px, py = tr.predict(t)
+                px, py = self._predict(tr, t)
                 if tr is not keep and math.hypot(px - bx, py - by) < 0.8 * self._die:
                     drop.add(tr.ident)
             return
@@ -577,11 +591,11 @@ class ThrowTracker:
         order = sorted(
             trs,
             key=lambda tr: math.hypot(
-                tr.predict(t)[0] / s - (x + w / 2), tr.predict(t)[1] / s - (y + h / 2)
+                self._predict(tr, t)[0] / s - (x + w / 2), self._predict(tr, t)[1] / s - (y + h / 2)
             ),
         )
         centres = np.array(
-            [[tr.predict(t)[0] / s, tr.predict(t)[1] / s] for tr in order[:n_parts]],
+            [[self._predict(tr, t)[0] / s, self._predict(tr, t)[1] / s] for tr in order[:n_parts]],
             np.float32,
         )
         if n_parts == 2 and np.hypot(*(centres[0] - centres[1])) < 0.3 * self._die / s:
@@ -608,7 +622,7 @@ class ThrowTracker:
             for j, k in enumerate(perm):
                 tr = trs[k]
                 px, py = parts[j]
-                qx, qy = tr.predict(t)
+                qx, qy = self._predict(tr, t)
                 total += math.hypot(px - qx, py - qy) + math.hypot(px - tr.xs[-1], py - tr.ys[-1])
             if total < best_cost:
                 best_perm, best_cost = perm, total
@@ -623,6 +637,18 @@ class ThrowTracker:
             tr.bbox = (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1))
             tr.area = float(len(sel))
             tr.gone = False
+
+    def _predict(self, tr: DieTrack, t: float) -> tuple[float, float]:
+        """Where ``tr`` should be at ``t``: on at its speed, but never through the back wall
+        (a die heading at it stops there, half an edge out, until it is seen leaving: how fast
+        it comes back the wall's give decides, 0.3-0.95 of what it took). A die not yet seen
+        half an edge from where it was first seen (``DieTrack.moved``) lies where it is: its
+        speed is its centre's jitter, or what splitting a blob it shares with a die that
+        struck it made of its centre."""
+        x, y = tr.last
+        if not tr.moved:
+            return x, y
+        return self.geometry.stopped_by_wall(x, y, *tr.predict(t))
 
     def _take_up(self, blobs: list[int], claims: dict, labels, stats, cents, t: float,
                  last_boxes: dict[int, tuple]) -> None:
@@ -653,7 +679,8 @@ class ThrowTracker:
                 vx, vy = tr.velocity()
                 span = unseen * self._dt
                 reach = 2 * self._die + 0.5 * math.hypot(vx, vy) * span
-                if segment_distance((bx, by), tr.last, tr.predict(tr.times[-1] + span)) <= reach:
+                ahead = self._predict(tr, tr.times[-1] + span)
+                if segment_distance((bx, by), tr.last, ahead) <= reach:
                     lost.append(tr)
             if lost:  # a die that briefly left the view comes back
                 tr = max(lost, key=lambda tr: tr.frames[-1])

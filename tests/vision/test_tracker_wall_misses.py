@@ -120,3 +120,38 @@ def test_a_fast_die_first_seen_far_from_the_wall_passing_the_other_die_struck_it
     leaving[1][:] = [358.0, 385.0, 402.0]
     other = _path([2.38, 1.8, 1.54, 1.5], x=282.0, first=14)
     assert geometry.hit_wall(*leaving, others=[other])
+
+
+def test_a_die_losing_its_speed_in_one_frame_interval_at_the_wall_stopped_against_it():
+    """Dev 87384 (30 fps): a die comes at the wall at 61 then 34 edges/s, seen 0.92 edge out,
+    and 0.71 out a frame later, where it stays: it lost 28 edges/s from one frame interval to
+    the next (840 edges/s², some 13 m/s² for a 16 mm die: more than the felt's friction can
+    take off), so it stopped against the wall (it was 0.54 out at its contact). Averaged over
+    two intervals (from its approach to its stillness) the loss looked like 530 edges/s², too
+    gentle for a stop. A die slowing as the felt slows it (300 edges/s², 60 fps) to rest an
+    edge out did not touch."""
+    geometry = TableGeometry(CAL)
+    stopped = _path([6.1, 4.09, 2.06, 0.92, 0.71, 0.75, 0.74, 0.75, 0.75])
+    assert [k for k, _, _ in geometry.wall_contacts(*stopped)] == ["stop"]
+    sliding = _path([2.33, 1.833, 1.5, 1.25, 1.083, 1.0, 1.0, 1.0, 1.0], fps=60.0)
+    assert not geometry.hit_wall(*sliding)
+
+
+def test_a_resting_dies_jitter_at_120_fps_is_no_rebound():
+    """Dev 87398 (120 fps, 640x480): a die creeps up to the wall and comes to rest 0.82 edge
+    from its line without touching it. Its centre, found on the tracker's copy shrunk four
+    times, steps by up to 0.04 edge from frame to frame (0.4 of that copy's pixel) as it lies
+    there: 4.8 edges/s at 120 fps, more than the 2 edges/s that make a rebound. Within the
+    centre's own uncertainty (a quarter of the shrunk pixel each sighting, 6 edges/s at 120
+    fps over one frame interval) it is no motion, and no rebound. The same dip at 30 fps
+    (1.2 edges/s) is too slow either way, and a true rebound at 120 fps, 12 edges/s in and
+    out, counts."""
+    still = [1.3, 1.233, 1.167, 1.1, 1.033, 0.967, 0.93, 0.91, 0.95, 0.98, 0.96, 0.93, 0.95,
+             0.97, 0.93, 0.95, 0.95]
+    plain = TableGeometry(CAL)
+    jitter_aware = TableGeometry(CAL, centre_px=0.25 * 4)
+    assert plain.hit_wall(*_path(still, fps=120.0))  # the centre's jitter taken for motion
+    assert not jitter_aware.hit_wall(*_path(still, fps=120.0))
+    assert not plain.hit_wall(*_path(still, fps=30.0))
+    bounce = [1.5, 1.4, 1.3, 1.2, 1.1, 1.0, 0.9, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4]
+    assert jitter_aware.hit_wall(*_path(bounce, fps=120.0))
