@@ -45,6 +45,19 @@ def blobs_of(tracker: ThrowTracker, centres: list[tuple[float, float]]):
     return labels, stats, cents, tracker._die_blobs(stats, n)
 
 
+def assert_each_follows_its_own(tracker, a_next, b_next) -> None:
+    """On frame 11, with one blob at ``a_next`` and one at ``b_next``: die 0 claims the first
+    alone, die 1 the second alone, and no die's claim is dropped."""
+    labels, stats, cents, blobs = blobs_of(tracker, [a_next, b_next])
+    assert len(blobs) == 2
+    claims, drop = tracker._claim_blobs(blobs, stats, cents, 11 / FPS)
+    assert not drop
+    owner = {trs[0].ident: cents[b] * tracker._s for b, trs in claims.items() if len(trs) == 1}
+    assert set(owner) == {0, 1}
+    assert np.hypot(*(owner[0] - np.array(a_next))) < 0.3 * DIE
+    assert np.hypot(*(owner[1] - np.array(b_next))) < 0.3 * DIE
+
+
 def test_two_fast_dice_first_seen_once_each_keep_their_own_blob():
     """At 30 fps two dice thrown side by side move about 2.4 edges a frame. Seen once each,
     they have no speed yet: the near die's nearest blob on the next frame is the far die's
@@ -55,15 +68,7 @@ def test_two_fast_dice_first_seen_once_each_keep_their_own_blob():
     b = track(1, [(10, 150.0, 440.0)])  # heading across the table, 2.4 edges a frame
     tracker = tracker_at(11)
     tracker._tracks = [a, b]
-    a_next, b_next = (300.0, 324.0), (243.0, 410.0)
-    labels, stats, cents, blobs = blobs_of(tracker, [a_next, b_next])
-    assert len(blobs) == 2
-    claims, drop = tracker._claim_blobs(blobs, stats, cents, 11 / FPS)
-    assert not drop
-    owner = {trs[0].ident: cents[b] * tracker._s for b, trs in claims.items() if len(trs) == 1}
-    assert set(owner) == {0, 1}
-    assert np.hypot(*(owner[0] - a_next)) < 0.3 * DIE
-    assert np.hypot(*(owner[1] - b_next)) < 0.3 * DIE
+    assert_each_follows_its_own(tracker, (300.0, 324.0), (243.0, 410.0))
 
 
 def test_a_die_unseen_as_it_flies_at_the_wall_is_looked_for_at_the_wall_not_beyond_it():
@@ -95,11 +100,4 @@ def test_a_die_seen_once_is_looked_for_as_far_as_a_thrown_die_flies_in_a_frame()
     b = track(1, [(10, 427.0, 403.0)])
     tracker = tracker_at(11)
     tracker._tracks = [a, b]
-    a_next, b_next = (342.0, 216.0), (406.0, 316.0)
-    labels, stats, cents, blobs = blobs_of(tracker, [a_next, b_next])
-    assert len(blobs) == 2
-    claims, _ = tracker._claim_blobs(blobs, stats, cents, 11 / FPS)
-    owner = {trs[0].ident: cents[b] * tracker._s for b, trs in claims.items() if len(trs) == 1}
-    assert set(owner) == {0, 1}
-    assert np.hypot(*(owner[0] - a_next)) < 0.3 * DIE
-    assert np.hypot(*(owner[1] - b_next)) < 0.3 * DIE
+    assert_each_follows_its_own(tracker, (342.0, 216.0), (406.0, 316.0))
