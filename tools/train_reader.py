@@ -151,6 +151,11 @@ CROP = {"px": CROP_PX, "scale": CROP_SCALE}
 # "size", a share "wide_share" by up to "wide" (``--wide-jitter``: the detector's size of a dark
 # die can be a third too small)
 JITTER = {"size": 0.17, "wide": 0.17, "wide_share": 0.0}
+# How the detector's own finds (``mine``) are cut: each "repeat" times, its size by up to "size"
+# (log units) and its centre by "centre" edges (a normal spread; with ``--mined-jitter``, up to
+# that much either way, evenly), so that a die the detector sees a little larger, smaller or
+# off centre reads the same (a dark die cut 10% off its find read 0.43-0.81)
+MINED_JITTER = {"size": 0.08, "centre": 0.04, "even": False, "repeat": 1}
 
 
 def crop(img, center, size, angle, big: bool = False):
@@ -680,6 +685,17 @@ def die_crop(img, d, rng, jitter=True):
     return crop(img, (cx, cy), size, ang)
 
 
+def mined_cut(cx: float, cy: float, size: float, rng) -> tuple[float, float, float]:
+    """Where one crop of a detector's find (centre, edge in pixels) is cut: moved and resized
+    as ``MINED_JITTER`` says."""
+    mj = MINED_JITTER
+    if mj["even"]:
+        j = rng.uniform(-mj["centre"], mj["centre"], 2) * size
+    else:
+        j = rng.normal(0, mj["centre"], 2) * size
+    return cx + j[0], cy + j[1], size * math.exp(rng.uniform(-mj["size"], mj["size"]))
+
+
 def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=None,
               set_weight=None, mild=0.0, recolour_share=0.0, die_weight=None,
               kind_weight=None):
@@ -703,10 +719,9 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
         pos, neg = mined
         for k, cx, cy, size, v in pos:
             img = data[k][0]
-            for _ in range(1):
-                j = rng.normal(0, 0.04, 2) * size
-                sz = size * math.exp(rng.uniform(-0.08, 0.08))
-                c = crop(img, (cx + j[0], cy + j[1]), sz, die_angle(img, (cx, cy), size))
+            for _ in range(MINED_JITTER["repeat"]):
+                jx, jy, sz = mined_cut(cx, cy, size, rng)
+                c = crop(img, (jx, jy), sz, die_angle(img, (cx, cy), size))
                 c = np.rot90(c, rng.integers(4))
                 xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
                 ys.append(v - 1)
@@ -1361,6 +1376,13 @@ def main(argv=None):
     ap.add_argument("--invariance", action="append", default=[], metavar="NAME=SHARE",
                     help="a share of the photo dice's crops changed one way a pip count does not "
                     f"depend on ({', '.join(INVARIANCES)}; repeatable)")
+    ap.add_argument("--mined-jitter", type=float, nargs=2, default=None,
+                    metavar=("SIZE", "CENTRE"),
+                    help="cut the detector's finds (mine) up to SIZE log units larger or smaller "
+                    "and up to CENTRE edges off centre, evenly (default: sizes within 0.08, "
+                    "centres spread 0.04 edges)")
+    ap.add_argument("--mined-repeat", type=int, default=1, metavar="N",
+                    help="crops of each of the detector's finds an epoch (default 1)")
     ap.add_argument("--ema", type=float, default=0.0,
                     help="export an exponential moving average of the weights (decay, e.g. 0.999)")
     a = ap.parse_args(argv)
@@ -1374,6 +1396,14 @@ def main(argv=None):
     RECOLOUR.update(min_diff=a.recolour_contrast)
     if a.wide_jitter:
         JITTER.update(wide_share=a.wide_jitter[0], wide=a.wide_jitter[1])
+    if a.mined_jitter:
+        if not (0 <= a.mined_jitter[0] <= 0.5 and 0 <= a.mined_jitter[1] <= 0.3):
+            ap.error("--mined-jitter takes SIZE (log units, 0 to 0.5; 0.14 is 15%) and CENTRE "
+                     f"(edges, 0 to 0.3), e.g. --mined-jitter 0.14 0.1 (got {a.mined_jitter})")
+        MINED_JITTER.update(size=a.mined_jitter[0], centre=a.mined_jitter[1], even=True)
+    if a.mined_repeat < 1:
+        ap.error(f"--mined-repeat takes a count of 1 or more (got {a.mined_repeat})")
+    MINED_JITTER["repeat"] = a.mined_repeat
     for x in a.invariance:
         name, _, share = x.partition("=")
         try:

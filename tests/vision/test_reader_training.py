@@ -289,3 +289,33 @@ def test_an_earlier_renderer_s_crops_are_taken_from_its_cache_or_refused_clearly
         train_reader.rendered_extra(10, seed=987654, version=rdc.RENDERER + 90)
     assert f"renderer {rdc.RENDERER + 90}" in str(e.value)
     assert "--rendered-version" in str(e.value)
+
+
+def test_a_find_is_cut_within_the_mined_jitter_and_as_often_as_asked(photos_dir, split,
+                                                                      monkeypatch):
+    # the detector's finds cut up to 15% larger or smaller and 0.1 edge off centre, evenly:
+    # the spread a second detector's find of the same die has
+    monkeypatch.setitem(train_reader.MINED_JITTER, "size", 0.14)
+    monkeypatch.setitem(train_reader.MINED_JITTER, "centre", 0.1)
+    monkeypatch.setitem(train_reader.MINED_JITTER, "even", True)
+    rng = np.random.default_rng(3)
+    cuts = np.array([train_reader.mined_cut(100.0, 50.0, 40.0, rng) for _ in range(2000)])
+    dx, dy, k = (cuts[:, 0] - 100) / 40, (cuts[:, 1] - 50) / 40, np.log(cuts[:, 2] / 40)
+    for v, reach in ((dx, 0.1), (dy, 0.1), (k, 0.14)):
+        assert np.abs(v).max() <= reach
+        assert np.abs(v).max() > 0.95 * reach  # out to the edge, not bunched at the centre
+        assert np.mean(np.abs(v) > reach / 2) > 0.4  # even: half of them past half way
+    data = train_reader.load_part("held_out")[:2]
+    pos = [(0, d.cx, d.cy, d.size, d.value) for d in data[0][1].dice]
+    monkeypatch.setitem(train_reader.MINED_JITTER, "repeat", 3)
+    xs, ys = train_reader.cls_epoch(data, rng, per_die=0, n_bg=0, n_cocked=0,
+                                    mined=(pos, []))
+    assert len(ys) == 3 * len(pos)
+    assert sorted(ys.tolist()) == sorted(3 * [v - 1 for *_, v in pos])
+
+
+def test_a_mined_jitter_out_of_reach_is_refused():
+    for bad in (["--mined-jitter", "0.9", "0.1"], ["--mined-jitter", "0.1", "0.5"],
+                ["--mined-repeat", "0"]):
+        with pytest.raises(SystemExit):
+            train_reader.main(["cls", *bad])
