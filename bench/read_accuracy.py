@@ -53,18 +53,19 @@ SPLIT = ROOT / "vision" / "models" / "dice_split.json"
 SETS = ("nell-byler", "matteop65")
 sys.path.insert(0, str(ROOT / "tools"))
 
-from reader_data import body_colour, kinds_of  # noqa: E402
+from reader_data import body_colour, fix_labels, kinds_of  # noqa: E402
 
 
 def read_labels(txt: Path, width: int, height: int) -> list[tuple[int, float, float, float]]:
-    """(value, cx, cy, match_radius) per labelled die, pixels."""
+    """(value, cx, cy, match_radius) per labelled die, pixels; the wrong labels
+    ``tools/label_fixes.json`` lists corrected."""
     out = []
     for line in txt.read_text().splitlines():
         if line.strip():
             c, cx, cy, w, h = (float(v) for v in line.split())
             r = max(0.75 * max(w * width, h * height), 24.0)
             out.append((int(c) + 1, cx * width, cy * height, r))
-    return out
+    return fix_labels(txt, out)
 
 
 def outcomes(labels, dice) -> list[tuple[str, int | None]]:
@@ -255,7 +256,8 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
         for jpg in sorted((PHOTOS / s).glob("*.jpg")):
             frame = cv2.imread(str(jpg))
             h, w = frame.shape[:2]
-            labels = read_yolo_labels(jpg.with_suffix(".txt"), w, h)
+            txt = jpg.with_suffix(".txt")
+            labels = fix_labels(txt, read_yolo_labels(txt, w, h))
             photos.append((jpg, frame, labels))
         colours = np.array([body_colour(f, cx, cy, 0.88 * max(bw, bh))
                             for _, f, ls in photos for _, cx, cy, bw, bh in ls])

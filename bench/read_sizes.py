@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from read_accuracy import PHOTOS, SETS, SPLIT, match  # noqa: E402
+from read_accuracy import PHOTOS, SETS, SPLIT, fix_labels, match  # noqa: E402
 
 VARIANTS = ("0.5x", "1x", "2x", "4x", "12mp-light", "dice-0.5x-640", "dice-2x-640",
             "dice-1x-12mp")
@@ -102,15 +102,17 @@ def variant(name: str, img: np.ndarray, seed: int):
 def labels_in(txt: Path, w: int, h: int, mapper, zoom: float, cw: int, ch: int):
     """The labels as (value, cx, cy, match radius) in the variant's pixels; dice cut by the
     frame's edge are left out."""
-    out = []
+    rows = []
     for line in txt.read_text().splitlines():
-        if not line.strip():
-            continue
-        c, cx, cy, bw, bh = (float(v) for v in line.split())
-        x, y = mapper(cx * w, cy * h)
-        half = 0.5 * max(bw * w, bh * h) * zoom
+        if line.strip():
+            c, cx, cy, bw, bh = (float(v) for v in line.split())
+            rows.append((int(c) + 1, cx * w, cy * h, bw * w, bh * h))
+    out = []
+    for value, px, py, bw, bh in fix_labels(txt, rows):  # tools/label_fixes.json
+        x, y = mapper(px, py)
+        half = 0.5 * max(bw, bh) * zoom
         if half <= x <= cw - half and half <= y <= ch - half:
-            out.append((int(c) + 1, x, y, max(0.75 * 2 * half, 24.0)))
+            out.append((value, x, y, max(0.75 * 2 * half, 24.0)))
     return out
 
 

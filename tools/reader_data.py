@@ -19,6 +19,36 @@ SETS = ("nell-byler", "matteop65")
 SPLIT_FILE = ROOT / "vision" / "models" / "dice_split.json"
 SPLIT_SEED = 2026
 HELD_OUT, TUNE = 0.20, 0.10  # fractions of each set's images
+LABEL_FIXES_FILE = ROOT / "tools" / "label_fixes.json"
+_label_fixes: dict | None = None
+
+
+def label_fixes() -> dict[str, list[dict]]:
+    """The wrong labels of the dev photos (``tools/label_fixes.json``), by "set/photo.jpg"."""
+    global _label_fixes
+    if _label_fixes is None:
+        _label_fixes = {}
+        for fix in json.loads(LABEL_FIXES_FILE.read_text())["fixes"]:
+            _label_fixes.setdefault(fix["photo"], []).append(fix)
+    return _label_fixes
+
+
+def fix_labels(path: Path, rows: list[tuple]) -> list[tuple]:
+    """``rows`` (value, cx, cy, ...: pixels) read from the label file ``path``, with the values
+    ``tools/label_fixes.json`` corrects for that photo. ValueError when a fix finds no row of
+    its old value within 3 px of its place (the label file is not the one it was written for)."""
+    fixes = label_fixes().get(f"{path.parent.name}/{path.stem}.jpg", [])
+    rows = list(rows)
+    for fix in fixes:
+        near = [i for i, (v, cx, cy, *_) in enumerate(rows) if v == fix["label"]
+                and abs(cx - fix["near"][0]) < 3 and abs(cy - fix["near"][1]) < 3]
+        if len(near) != 1:
+            raise ValueError(f"{LABEL_FIXES_FILE}: the fix of {fix['photo']} at {fix['near']} finds "
+                             f"{len(near)} dice labelled {fix['label']} there in {path}; mend or "
+                             "drop the fix")
+        v, *rest = rows[near[0]]
+        rows[near[0]] = (int(fix["shows"]), *rest)
+    return rows
 
 
 @dataclass
@@ -48,6 +78,7 @@ def load_labels(path: Path, width: int, height: int, set_name: str) -> list[Die]
             continue
         c, cx, cy, w, h = (float(v) for v in line.split())
         rows.append((int(c) + 1, cx * width, cy * height, w * width, h * height))
+    rows = fix_labels(path, rows)
     dice = []
     if set_name == "matteop65":
         # a one's "pip pattern" is a single pip: useless for size; other faces' patterns span

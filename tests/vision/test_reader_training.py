@@ -319,3 +319,22 @@ def test_a_mined_jitter_out_of_reach_is_refused():
                 ["--mined-repeat", "0"]):
         with pytest.raises(SystemExit):
             train_reader.main(["cls", *bad])
+
+
+def test_the_dev_photos_wrong_labels_are_corrected_where_read_and_a_stale_fix_is_refused(tmp_path):
+    """tools/label_fixes.json: the marbled green die of IMG_20191209_095954 labelled two shows
+    three. Read through the bench's and the training's readers, its label is three and the
+    photo's other dice keep theirs; a label file where the fix finds no such die is an error,
+    not a silent skip."""
+    from reader_data import load_labels
+
+    photo = tmp_path / "nell-byler"
+    photo.mkdir()
+    txt = photo / "IMG_20191209_095954.txt"
+    # class = face - 1, normalised to a 640x640 photo: the wrong two, and a five elsewhere
+    txt.write_text(f"1 {239.8 / 640} {338.6 / 640} 0.06 0.06\n4 0.2 0.2 0.06 0.06\n")
+    assert [v for v, *_ in read_accuracy.read_labels(txt, 640, 640)] == [3, 5]
+    assert [d.value for d in load_labels(txt, 640, 640, "nell-byler")] == [3, 5]
+    txt.write_text("1 0.5 0.5 0.06 0.06\n")
+    with pytest.raises(ValueError, match="label_fixes.json"):
+        read_accuracy.read_labels(txt, 640, 640)
