@@ -53,6 +53,7 @@ from tests.support.throws import SIM_CASES, match  # noqa: E402
 from vision.camera_view import CameraView, CameraViewError  # noqa: E402
 from vision.cocked_cues import (  # noqa: E402
     CockedSettings,
+    _tops,
     camera_view,
     cocked_share,
     dice_window,
@@ -79,6 +80,7 @@ from vision.cocked_cues import (  # noqa: E402
     wall_shift,
     whole_top,
 )
+from vision.die_silhouette import changed_pixels, felt_in_shadow  # noqa: E402
 from vision.simulator import simulate_throw  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, WORLDS, world_of  # noqa: E402
 from vision.top_pips import top_pips  # noqa: E402
@@ -657,6 +659,106 @@ def print_flat_cues(rows: list[dict]) -> None:
               f"  {near:>9s}  {r['partner_cocked']!s:12s}  {r['share']:.2f}   {belief}")
 
 
+def shadow_reach(sil, frame: np.ndarray, a, b, r_edges: float = 2.5):
+    """The hard shadows of two close dice whose top centres are ``a`` and ``b`` (image
+    points): ``(reach_a, reach_b, whole, dark)``. The shadow is the felt darkened evenly
+    (``felt_in_shadow``) and changed since before the throw; its direction is from the pair's
+    midpoint to the shadow's centroid (one lamp for both); each shadow pixel goes to the
+    nearer die, and a die's reach is the farthest of its pixels along that direction (die
+    edges). ``whole``: no shadow pixel on the window's or the image's border; ``dark``: the
+    shadow's area in die faces. None where the felt is not known there."""
+    geo = sil.geometry
+    die = geo.die
+    r = int(r_edges * die)
+    xs, ys = (a[0], b[0]), (a[1], b[1])
+    h, w = frame.shape[:2]
+    x0, y0 = int(min(xs)) - r, int(min(ys)) - r
+    x1, y1 = int(max(xs)) + r + 1, int(max(ys)) + r + 1
+    cut = x0 < 0 or y0 < 0 or x1 > w or y1 > h
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    roi = frame[y0:y1, x0:x1]
+    bg = sil.felt(x0, y0, x1, y1, roi)
+    if bg is None or bg.shape != roi.shape:
+        return None
+    dark = (changed_pixels(roi, bg, sil.threshold) > 0) & felt_in_shadow(roi, bg)
+    yy, xx = np.nonzero(dark)
+    if len(xx) < 4:
+        return 0.0, 0.0, not cut, 0.0
+    px, py = xx + x0, yy + y0
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    d = np.array([px.mean() - mx, py.mean() - my])
+    d /= np.linalg.norm(d) + 1e-9
+    da = np.hypot(px - a[0], py - a[1])
+    db = np.hypot(px - b[0], py - b[1])
+    reach = []
+    for c, mine in ((a, da <= db), (b, da > db)):
+        proj = (px[mine] - c[0]) * d[0] + (py[mine] - c[1]) * d[1]
+        reach.append(float(proj.max()) / die if mine.any() else 0.0)
+    border = (yy == 0).any() or (xx == 0).any() or (yy == dark.shape[0] - 1).any() \
+        or (xx == dark.shape[1] - 1).any()
+    return reach[0], reach[1], not (cut or border), len(xx) / die ** 2
+
+
+def shadow_rows(records: list[dict], near: float = 1.6) -> list[dict]:
+    """Per throw with two dice found whose box centres lie within ``near`` edges: each die's
+    shadow reach (``shadow_reach``), whether a die leans on the other (truth) and its lean
+    angle; ``lean`` the leaning die's reach, ``other`` the flat one's (for a flat pair, the
+    longer and the shorter)."""
+    rows = []
+    for r in records:
+        sil, boxes, readings, truth = r["sil"], r["boxes"], r["readings"], r["truth"]
+        if len(boxes) != 2 or None in truth:
+            continue
+        die = sil.geometry.die
+        if math.dist(boxes[0][0], boxes[1][0]) / die > near:
+            continue
+        tops = _tops(boxes, readings)
+        seen = shadow_reach(sil, r["frame"], tops[0], tops[1])
+        if seen is None:
+            continue
+        ra, rb, whole, area = seen
+        on = "die" if r["case"] == "cocked_die" else "wall"
+        lean = [i for i, t in enumerate(truth) if t["cocked"] and t.get("cocked_on", on) == "die"]
+        if any(t["cocked"] for t in truth) and not lean:
+            continue  # a die cocked on the wall: not this cue's question
+        reach = (ra, rb)
+        if lean:
+            i = lean[0]
+            pair = (reach[i], reach[1 - i])
+            tilt = truth[i].get("cocked_tilt_deg", math.nan)
+        else:
+            pair = (max(reach), min(reach))
+            tilt = 0.0
+        rows.append(dict(seed=r["seed"], size=r["frame"].shape[1], leaning=bool(lean),
+                         tilt=tilt, lean=pair[0], other=pair[1], whole=whole, area=area,
+                         dist=math.dist(boxes[0][0], boxes[1][0]) / die))
+    return rows
+
+
+def print_shadows(rows: list[dict], verbose: bool = False) -> None:
+    """``shadow_rows`` by image width, flat pairs against leaning pairs by lean angle: the
+    spread (min, quartiles, max) of the reach difference (leaning minus flat die; for a flat
+    pair, longer minus shorter), over the pairs whose shadows are seen whole."""
+    groups = [("flat pairs", lambda r: not r["leaning"]),
+              ("lean <10", lambda r: r["leaning"] and r["tilt"] < 10),
+              ("lean 10-20", lambda r: r["leaning"] and 10 <= r["tilt"] < 20),
+              ("lean >=20", lambda r: r["leaning"] and r["tilt"] >= 20)]
+    for size in sorted({r["size"] for r in rows}):
+        print(f"width {size}: group        n  whole  reach difference (edges: min q1 med q3 max)"
+              "  leaning-die reach")
+        for name, keep in groups:
+            g = [r for r in rows if r["size"] == size and keep(r)]
+            seen = [r for r in g if r["whole"] and r["area"] > 0.2]
+            print(f"  {name:12s} {len(g):4d} {len(seen):5d}  "
+                  f"{spread([r['lean'] - r['other'] for r in seen]):34s}  "
+                  f"{spread([r['lean'] for r in seen])}")
+    if verbose:
+        for r in sorted(rows, key=lambda r: (r["leaning"], r["seed"])):
+            print(f"{r['seed']} {r['size']} lean={r['leaning']!s:5s} tilt={r['tilt']:4.1f} "
+                  f"reach {r['lean']:.2f}/{r['other']:.2f} whole={r['whole']!s:5s} "
+                  f"area={r['area']:.2f} dist={r['dist']:.2f}")
+
+
 def parse_set(items: list[str]) -> dict:
     """``NAME=VALUE`` pairs -> CockedSettings fields (floats, true/false, or ``LOW,HIGH``)."""
     out = {}
@@ -715,6 +817,9 @@ def main(argv: list[str] | None = None) -> int:
     fla = sub.add_parser("flats", help="the flat dice flagged, by the cue that flags each")
     fla.add_argument("sets", type=Path, nargs="+")
     fla.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    sha = sub.add_parser("shadows", help="close pairs' shadow reach, flat against leaning")
+    sha.add_argument("sets", type=Path, nargs="+")
+    sha.add_argument("-v", "--verbose", action="store_true", help="one line per pair")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     from vision.dice import DiceReader
@@ -745,6 +850,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "faces":
         print_faces(face_rows(records, reader))
+        return 0
+    if args.step == "shadows":
+        print_shadows(shadow_rows(records), args.verbose)
         return 0
     if args.step == "flats":
         print_flat_cues(flat_cue_rows(records, reader, CockedSettings(**parse_set(args.set))))
