@@ -59,6 +59,8 @@ class PipSettings:
         lighter (Lab L) than both the face and its pips is a glare: looked past.
     :param round_: a pip's long axis (its second moments') is at most this many times its
         short one (a side face's pips are foreshortened).
+    :param six_rows: a six's rows lie this many grid steps apart, its two columns two (some
+        dice set a six's three rows closer than its columns; 1.0: the square grid).
     """
 
     min_contrast: float = 22.0
@@ -74,6 +76,7 @@ class PipSettings:
     glare: float = 25.0
     pip_chroma: float = 15.0
     round_: float = 1.6
+    six_rows: float = 1.0
 
     @classmethod
     def from_card(cls, values: dict | None) -> PipSettings:
@@ -303,12 +306,14 @@ def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
         return None, pips, 0.0, "sizes differ"
     pts = np.array(pips)
     mid = pts.mean(axis=0)
+    squash = np.array([1.0, s.six_rows if count == 6 else 1.0])
+    layout = PATTERNS[count] * squash
     if math.hypot(*((mid - c) / _EDGE_PX)) > s.off_centre:
         return None, pips, 0.0, "off centre"
     if count == 1:
         step, turn, worst = max(s.step[0], min(s.step[1], 1.3 * across[0])), 0.0, 0.0
     else:
-        step, turn, worst = _fit((pts - mid) / _EDGE_PX, PATTERNS[count])
+        step, turn, worst = _fit((pts - mid) / _EDGE_PX, layout)
         if not s.step[0] <= step <= s.step[1]:
             return None, pips, 0.0, f"spacing {step:.2f}"
         if worst > s.fit:
@@ -319,8 +324,8 @@ def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
     a = math.radians(turn)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     px = step * _EDGE_PX
-    places = mid + (_GRID @ rot.T) * px
-    taken = mid + (PATTERNS[count] @ rot.T) * px
+    places = mid + ((_GRID * squash) @ rot.T) * px
+    taken = mid + (layout @ rot.T) * px
     rr = max(1.5, 0.25 * px)
     fullest = 0.0
     k = int(math.ceil(rr))
