@@ -247,6 +247,8 @@ class DiceReader:
                 f"set \"crop_px\" under \"classifier\" in {meta_path} to the size it was "
                 "trained on (tools/train_reader.py --crop-px)"
             ) from None
+        if self._feature_layer is not None:
+            self._feature_layer = self._output_named(self._feature_layer)
         # the pips' count's first call sets up what its Lab conversions and numpy need (about
         # a sixth of a second): here, not on the first throw it counts
         count_pips(np.full((64, 64, 3), 128, np.uint8), (32.0, 32.0), 24.0,
@@ -745,6 +747,20 @@ class DiceReader:
             frame, self._look_again(frame, readings, alternatives))))
 
     # ------------------------------------------------------------------ profile
+
+    def _output_named(self, layer: str) -> str | None:
+        """The name ``forward`` takes for ``layer``'s output: OpenCV 5.0 takes the layer's name
+        (``onnx_node!/seq.18/Flatten``), 5.1 only its output tensor's (``/seq.18/Flatten_output_0``).
+        None if neither runs (a profile then cannot be learnt with this classifier)."""
+        bare = layer.removeprefix("onnx_node!")
+        blob = self._crops_blob([np.zeros((self.crop_px, self.crop_px, 3), np.uint8)])
+        for name in dict.fromkeys((layer, bare, f"{bare}_output_0")):
+            try:
+                _forward_each(self._cls, blob, name)
+            except cv2.error:
+                continue
+            return name
+        return None
 
     def features(self, frame: np.ndarray, dice: Sequence[tuple[float, float, float]],
                  turns: int = 1) -> np.ndarray:
