@@ -12,6 +12,7 @@
     .venv/bin/python bench/cocked_rest.py flats /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
     .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
     .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-84000.pkl [...] --picture P.png --seeds S,S
+    .venv/bin/python bench/cocked_rest.py bands /tmp/rest-80000.pkl [...] [-v]
 
 ``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
 cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
@@ -41,6 +42,7 @@ import pickle
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -54,10 +56,12 @@ from vision.camera_view import CameraView, CameraViewError  # noqa: E402
 from vision.cocked_cues import (  # noqa: E402
     CockedSettings,
     _tops,
+    band_between,
     camera_view,
     cocked_share,
     dice_window,
     die_offsets,
+    felt_band,
     felt_coloured,
     flat_by_pips,
     flat_fronts,
@@ -478,6 +482,20 @@ def _true_tops_gap(truth: list[dict], die: float) -> float:
     return polygons_gap(quads[0], quads[1]) / die
 
 
+def _close_pairs(records: list[dict], settings: CockedSettings):
+    """The kept throws with two dice found closer than ``pair_touch_reach`` (box centres), both
+    read and matched to the truth, neither leaning on the wall: each with its rest
+    silhouettes, frame, boxes, readings, truth and die size."""
+    for r in records:
+        boxes, truth = r["boxes"], r["truth"]
+        if len(boxes) != 2 or len(r["readings"]) != 2 or None in truth:
+            continue
+        if math.dist(boxes[0][0], boxes[1][0]) >= settings.pair_touch_reach * r["sil"].geometry.die:
+            continue
+        if not any(t["cocked"] and t.get("cocked_on") != "die" for t in truth):
+            yield r, (r["sil"], r["frame"], boxes, r["readings"], truth, r["sil"].geometry.die)
+
+
 def gap_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
     """Per throw with two dice found closer than ``pair_touch_reach``, both matched to the
     truth, neither leaning on the wall: what lies between their tops. ``true_gap``: between the
@@ -487,16 +505,7 @@ def gap_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict
     ``lie_flat_together``; ``tilt`` the leaning die's lean (0 for two flat dice)."""
     st = settings
     rows = []
-    for r in records:
-        sil, frame, boxes, readings, truth = (r["sil"], r["frame"], r["boxes"], r["readings"],
-                                              r["truth"])
-        if len(boxes) != 2 or len(readings) != 2 or None in truth:
-            continue
-        die = sil.geometry.die
-        if math.dist(boxes[0][0], boxes[1][0]) >= st.pair_touch_reach * die:
-            continue
-        if any(t["cocked"] and t.get("cocked_on") != "die" for t in truth):
-            continue
+    for r, (sil, frame, boxes, readings, truth, die) in _close_pairs(records, st):
         tilt = max(t["cocked_tilt_deg"] if t["cocked"] else 0.0 for t in truth)
         centres = (boxes[0][0], boxes[1][0])
         tilted = tuple(top_faces(sil.geometry, st, frame, boxes, readings))
@@ -533,6 +542,68 @@ def print_gaps(rows: list[dict]) -> None:
         print(f"{name:34s} {len(sel):3d}  {spread([r['true_gap'] for r in sel]):34s} "
               f"{len(tops):3d}  {spread(tops):34s} {len(sils):3d}  {spread(sils):34s} "
               f"{sum(r['cleared'] for r in sel)}")
+
+
+def band_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
+    """Per throw with two dice found closer than ``pair_touch_reach``, both matched to the
+    truth, neither leaning on the wall (as ``gap_rows``): what the band between their tops is
+    made of (``band_between``, None where it cannot be measured), the true tops' gap, the
+    leaning die's lean (0 for two flat dice), the dice's colours, the image's width and
+    whether the cues (judged again with ``settings``) flag either die; ``felt``: whether the
+    band passes for the felt (``felt_band`` with ``settings``' ``pair_band_*``, its
+    ``pair_band_clear`` 0.03 where off)."""
+    st = settings
+    rows = []
+    for r, (sil, frame, boxes, readings, truth, die) in _close_pairs(records, st):
+        _, cocked = judge_cocked(sil, st, reader, frame, boxes, readings)
+        band = band_between(sil, st, frame, tuple(readings))
+        rows.append(dict(
+            seed=r["seed"], size=frame.shape[1], true_gap=_true_tops_gap(truth, die),
+            tilt=max(t["cocked_tilt_deg"] if t["cocked"] else 0.0 for t in truth),
+            colours=tuple(t.get("colour") for t in truth), flagged=any(cocked), band=band,
+            felt=felt_band(band, st if st.pair_band_clear is not None
+                           else replace(st, pair_band_clear=0.03))))
+    return rows
+
+
+def print_bands(rows: list[dict], settings: CockedSettings, verbose: bool = False) -> None:
+    """``band_rows`` per image width and group (flat pairs by their true tops' gap, a die
+    leaning on the other by its lean): how many bands were measured, and the spread (min,
+    quartiles, max) of their area, their pixels too dark to keep a colour, those off the
+    felt's chromaticity and of those the ones nearer a top's (faces), the tops' distance to
+    the felt's chromaticity, and the off-felt area again over the bands ``felt_band`` may
+    decide on (``settings``' ``pair_band_area``, ``pair_band_dark``, ``pair_band_dice``);
+    ``felt``: how many pass for the felt."""
+    st = settings
+    groups = [("flat, tops < 0.1 apart", lambda r: r["tilt"] == 0 and r["true_gap"] < 0.1),
+              ("flat, tops 0.1-0.3 apart", lambda r: r["tilt"] == 0 and 0.1 <= r["true_gap"] < 0.3),
+              ("flat, tops >= 0.3 apart", lambda r: r["tilt"] == 0 and r["true_gap"] >= 0.3)]
+    for lo, hi in ((0.1, 10), (10, 15), (15, 20), (20, 30), (30, 46)):
+        groups.append((f"leaning {lo:g}-{hi} deg",
+                       lambda r, lo=lo, hi=hi: lo <= r["tilt"] < hi))
+    for size in sorted({r["size"] for r in rows}):
+        print(f"width {size}: n (measured), then min q1 med q3 max (faces) of: band | dark | "
+              "off the felt's chromaticity | of those nearer a top's | dice to felt (chroma) | "
+              "n, off the felt's where the band may decide (wide, lit, dice off the felt's "
+              "colour) | felt")
+        for name, keep in groups:
+            g = [r for r in rows if r["size"] == size and keep(r)]
+            b = [r["band"] for r in g if r["band"] is not None]
+            may = [v for v in b if v.area >= st.pair_band_area and v.dark <= st.pair_band_dark
+                   and v.dice_off_felt >= st.pair_band_dice]
+            print(f"  {name:26s} {len(g):3d} ({len(b):3d})  {spread([v.area for v in b]):30s} | "
+                  f"{spread([v.dark for v in b]):30s} | {spread([v.off_felt for v in b]):30s} | "
+                  f"{spread([v.off_felt_near_die for v in b]):30s} | "
+                  f"{spread([v.dice_off_felt for v in b]):30s} | {len(may):3d} "
+                  f"{spread([v.off_felt for v in may]):30s} | {sum(r['felt'] for r in g)}")
+    if verbose:
+        for r in sorted(rows, key=lambda r: (r["size"], r["tilt"] > 0, r["seed"])):
+            b = r["band"]
+            seen = "-" if b is None else (
+                f"band={b.area:.2f} dark={b.dark:.3f} off_felt={b.off_felt:.3f} "
+                f"near_die={b.off_felt_near_die:.3f} dice={b.dice_off_felt:.3f}")
+            print(f"{r['seed']} {r['size']} tilt={r['tilt']:4.1f} gap={r['true_gap']:+.2f} "
+                  f"flagged={r['flagged']!s:5s} felt={r['felt']!s:5s} {r['colours']} {seen}")
 
 
 def draw_gaps(records: list[dict], seeds: list[int], settings: CockedSettings, path: Path,
@@ -814,6 +885,10 @@ def main(argv: list[str] | None = None) -> int:
     gap.add_argument("--picture", type=Path, default=None,
                      help="draw the throws --seeds (PNG) instead of the table")
     gap.add_argument("--seeds", default="", help="comma-separated seeds to draw")
+    ban = sub.add_parser("bands", help="what the band between two close dice's tops is made of")
+    ban.add_argument("sets", type=Path, nargs="+")
+    ban.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    ban.add_argument("-v", "--verbose", action="store_true", help="one line per pair")
     fla = sub.add_parser("flats", help="the flat dice flagged, by the cue that flags each")
     fla.add_argument("sets", type=Path, nargs="+")
     fla.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
@@ -853,6 +928,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "shadows":
         print_shadows(shadow_rows(records), args.verbose)
+        return 0
+    if args.step == "bands":
+        st = CockedSettings(**parse_set(args.set))
+        print_bands(band_rows(records, reader, st), st, args.verbose)
         return 0
     if args.step == "flats":
         print_flat_cues(flat_cue_rows(records, reader, CockedSettings(**parse_set(args.set))))

@@ -52,6 +52,7 @@ import numpy as np
 
 from vision.camera_view import CameraView, CameraViewError
 from vision.die_silhouette import RestSilhouettes, felt_in_shadow
+from vision.pair_band import PairBand, pair_band
 from vision.throw_geometry import TableGeometry
 from vision.top_pips import top_pips
 
@@ -243,6 +244,19 @@ class CockedSettings:
         (``felt_coloured``), lies flat: a lean needs a touch, and the touch a shadow can hide
         is a leaning die's neck or a strip of its shaded face (at most 0.17 edge on the dev
         sets). None: off.
+    :param pair_band_clear: a close pair whose band between the tops (``band_between``: the
+        hull of the two whole top squares less the tops and their rims) holds no more than
+        this many faces of pixels off the felt's chromaticity lies flat: a die leaning on the
+        other shows there the face that was against it, the die's own material in shade or
+        lit (``sin t`` wide), two flat dice apart show the felt (in their shadow or lit), and
+        shading keeps a colour's chromaticity. Only where both tops are whole and square, the
+        band is ``pair_band_area`` faces at least, holds no more than ``pair_band_dark`` faces
+        of pixels too dark to keep a colour, and the tops' chromaticity lies
+        ``pair_band_dice`` or more from the felt's (and neither die's shade passes for felt
+        or for the felt in shadow). It clears the pair only. None: off.
+    :param pair_band_area: see ``pair_band_clear``.
+    :param pair_band_dark: see ``pair_band_clear``.
+    :param pair_band_dice: see ``pair_band_clear``.
     :param lean_clear: a die only the reader flags, which the lean model believes leans no
         more than this and whose top face is square, is read after all (its ``best_face``) if
         the reader's confidence in that face reaches its ``min_confidence`` and its
@@ -299,6 +313,10 @@ class CockedSettings:
     pair_top_square: float = 0.88
     pair_top_seams: bool = True
     pair_clear_gap: float | None = 0.25
+    pair_band_clear: float | None = 0.03
+    pair_band_area: float = 0.15
+    pair_band_dark: float = 0.02
+    pair_band_dice: float = 0.2
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
 
@@ -1022,6 +1040,38 @@ def _to_sides(points: np.ndarray, polygon: np.ndarray) -> float:
     return best
 
 
+def band_between(silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray,
+                 readings: tuple) -> PairBand | None:
+    """What lies between two close read dice's tops: ``pair_band`` over the hull of their tops
+    taken as whole squares (``top_square``: one edge wide at their pips' centre, turned as
+    their regions), less the squares and the regions; None where either top is no whole square,
+    one region takes in the other's centre (dice of one colour touching: no band to see) or the
+    felt before the throw is not known there."""
+    die = silhouettes.geometry.die
+    tops = [top_square(settings, frame, rd, die, settings.wall_pip_agree) for rd in readings]
+    if tops[0] is None or tops[1] is None or any(
+            a.region[int(round(b.centre[1])), int(round(b.centre[0]))]
+            for a, b in ((tops[0], tops[1]), (tops[1], tops[0]))):
+        return None
+    corners = [cv2.boxPoints((t.centre, (die, die), t.turn)) for t in tops]
+    pts = np.concatenate(corners)
+    x0, y0 = (int(v) - 2 for v in pts.min(axis=0))
+    x1, y1 = (int(v) + 3 for v in pts.max(axis=0))
+    seen = _with_felt(silhouettes, frame, x0, y0, x1, y1, 3)
+    if seen is None:
+        return None
+    roi, felt, x0, y0 = seen
+    h, w = roi.shape[:2]
+    shift = np.array([x0, y0], np.float32)
+    hull = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(pts - shift).astype(np.int32), 1)
+    squares = np.zeros((h, w), np.uint8)
+    for c in corners:
+        cv2.fillConvexPoly(squares, (c - shift).astype(np.int32), 1)
+    regions = [t.region[y0:y0 + h, x0:x0 + w] | (squares > 0) for t in tops]
+    return pair_band(frame, felt, (x0, y0), hull > 0, regions[0], regions[1], die)
+
+
 def lie_flat_together(silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray,
                       centres: tuple, readings: tuple, tilted: tuple) -> bool:
     """Whether two close dice (boxes' centres ``centres``, their ``readings``, the top-face
@@ -1030,20 +1080,37 @@ def lie_flat_together(silhouettes: RestSilhouettes, settings: CockedSettings, fr
     leaning on the other shows the face that was against it between them), or their
     silhouettes, shadows left out, lie ``pair_clear_gap`` apart with both tops whole and
     square and neither die's shaded face able to pass for a shadow or felt (a lean needs a
-    touch)."""
+    touch), or, with ``pair_band_clear``, the band between their tops is the felt
+    (``felt_band``)."""
     die = silhouettes.geometry.die
     st = settings
     if st.pair_tops_touch is not None and None not in readings:
         gap = tops_gap(st, frame, readings, die, st.wall_pip_agree)
         if gap is not None and abs(gap) <= st.pair_tops_touch:
             return True
-    if st.pair_clear_gap is None or tilted[0] is not False or tilted[1] is not False:
+    if ((st.pair_clear_gap is None and st.pair_band_clear is None)
+            or tilted[0] is not False or tilted[1] is not False):
         return False
     if any(felt_coloured(silhouettes, frame, c, st.pair_felt_colour)
            or shade_like_shadow(silhouettes, frame, c) for c in centres):
         return False
-    gap = silhouettes_gap(silhouettes, frame, centres[0], centres[1], st.pair_touch_chroma)
-    return gap is not None and gap >= st.pair_clear_gap
+    if st.pair_clear_gap is not None:
+        gap = silhouettes_gap(silhouettes, frame, centres[0], centres[1], st.pair_touch_chroma)
+        if gap is not None and gap >= st.pair_clear_gap:
+            return True
+    return st.pair_band_clear is not None and None not in readings and felt_band(
+        band_between(silhouettes, st, frame, readings), st)
+
+
+def felt_band(band: PairBand | None, settings: CockedSettings) -> bool:
+    """Whether the band between two tops (``band_between``) is the felt, not a die's face:
+    wide enough to hold a lean's face, lit enough to show its colour, between tops far from
+    the felt's colour, and holding almost nothing off the felt's chromaticity
+    (``pair_band_clear``). When in doubt (no band, too narrow or too dark): False."""
+    st = settings
+    return (band is not None and st.pair_band_clear is not None
+            and band.area >= st.pair_band_area and band.dark <= st.pair_band_dark
+            and band.dice_off_felt >= st.pair_band_dice and band.off_felt <= st.pair_band_clear)
 
 
 def pairs(

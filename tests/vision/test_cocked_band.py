@@ -1,0 +1,109 @@
+"""What the band between two close dice's tops is made of (vision.pair_band,
+vision.cocked_cues.band_between, felt_band, ``pair_band_clear``): the felt between two flat
+dice, the leaning die's own side face between a die leaning on the other and that other.
+Rest frames rendered by our simulator's physical world (dev seeds), tracked and read as the
+table does (R-I2: a die not proved flat goes to the operator)."""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import replace
+
+import pytest
+
+from vision.cocked_cues import (
+    CockedSettings,
+    band_between,
+    felt_band,
+    judge_cocked,
+)
+from vision.dice import DiceReader
+
+ON = CockedSettings()
+
+
+@pytest.fixture(scope="module")
+def rest(repo_root):
+    spec = importlib.util.spec_from_file_location("cocked_rest", repo_root / "bench" / "cocked_rest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    reader = DiceReader()
+
+    def throw(seed: int, case: str) -> dict:
+        records = module.capture("physical", seed, 1, (640, 480), reader, log=lambda *_: None,
+                                 cases=[case])
+        assert len(records) == 1 and len(records[0]["boxes"]) == 2
+        return records[0]
+
+    return reader, throw, module
+
+
+def _judge(reader, r, settings):
+    return judge_cocked(r["sil"], settings, reader, r["frame"], r["boxes"], r["readings"])[1]
+
+
+def _band(r, settings=ON):
+    return band_between(r["sil"], settings, r["frame"], tuple(r["readings"]))
+
+
+def test_two_flat_dice_apart_with_felt_between_their_tops_are_read(rest):
+    """Two flat yellow dice 0.2 edge apart, the felt between them in their shadow (dev 84008):
+    from above the band looks like a die leaning 10-20 degrees on the other, but it keeps
+    the felt's chromaticity, so neither goes to the operator."""
+    reader, throw, _ = rest
+    r = throw(84008, "none_hits")
+    assert not any(t["cocked"] for t in r["truth"])
+    band = _band(r)
+    assert band is not None and band.area >= ON.pair_band_area
+    assert band.off_felt <= ON.pair_band_clear and band.dark <= ON.pair_band_dark
+    assert band.dice_off_felt > 0.4  # yellow dice on green felt
+    assert _judge(reader, r, ON) == [False, False]
+    assert ON.pair_band_clear is not None
+    off = replace(ON, pair_band_clear=None)
+    assert sorted(_judge(reader, r, off)) == [False, True]  # without the band
+
+
+def test_a_die_leaning_on_the_other_shows_its_own_face_between_the_tops(rest):
+    """A white die leaning 11.8 degrees on the other (dev 85178), both tops whole squares:
+    the band between the tops holds the leaning die's side face, off the felt's
+    chromaticity, so a die of the pair stays flagged (the throw goes to the operator); a bar
+    past what that face shows would pay it."""
+    reader, throw, _ = rest
+    r = throw(85178, "cocked_die")
+    lean = [i for i, t in enumerate(r["truth"]) if t["cocked"]]
+    assert len(lean) == 1 and 10 < r["truth"][lean[0]]["cocked_tilt_deg"] < 13
+    band = _band(r)
+    assert band is not None and band.area >= ON.pair_band_area
+    assert band.off_felt > 2 * ON.pair_band_clear
+    assert any(_judge(reader, r, ON))
+    loose = replace(ON, pair_band_clear=band.off_felt + 0.01)
+    assert felt_band(band, loose) and not any(_judge(reader, r, loose))
+
+
+def test_dice_of_the_felts_colour_are_not_cleared_by_the_band(rest):
+    """A green die leaning 11.6 degrees on a green die on green felt (dev 85015): its shaded
+    side face keeps nearly the felt's chromaticity, so the band proves nothing there; without
+    the bar on the dice's colour a loose enough bar would take the face for felt."""
+    reader, throw, _ = rest
+    r = throw(85015, "cocked_die")
+    assert any(t["cocked"] for t in r["truth"])
+    band = _band(r)
+    assert band is not None and band.dice_off_felt < ON.pair_band_dice
+    loose = replace(ON, pair_band_clear=band.off_felt + 0.01)
+    assert not felt_band(band, loose)
+    assert felt_band(band, replace(loose, pair_band_dice=0.0))
+    assert any(_judge(reader, r, loose))
+
+
+def test_the_bench_measures_the_bands_of_flat_and_leaning_pairs(rest, capsys):
+    """``bench/cocked_rest.py bands``: per close pair, what its band is made of, grouped flat
+    by the true tops' gap and leaning by angle."""
+    reader, throw, bench = rest
+    records = [throw(84008, "none_hits"), throw(85178, "cocked_die")]
+    rows = bench.band_rows(records, reader, ON)
+    assert [(r["seed"], r["tilt"] > 0, r["felt"]) for r in rows] == [
+        (84008, False, True), (85178, True, False)]
+    bench.print_bands(rows, ON, verbose=True)
+    out = capsys.readouterr().out
+    assert "flat, tops 0.1-0.3 apart" in out and "leaning 10-15 deg" in out
+    assert "84008 640" in out and "85178 640" in out
