@@ -13,6 +13,7 @@
     .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
     .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-84000.pkl [...] --picture P.png --seeds S,S
     .venv/bin/python bench/cocked_rest.py bands /tmp/rest-80000.pkl [...] [-v]
+    .venv/bin/python bench/cocked_rest.py bands /tmp/rest-84000.pkl [...] --picture P.png --seeds S,S
 
 ``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
 cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
@@ -606,6 +607,40 @@ def print_bands(rows: list[dict], settings: CockedSettings, verbose: bool = Fals
                   f"flagged={r['flagged']!s:5s} felt={r['felt']!s:5s} {r['colours']} {seen}")
 
 
+def _pair_views(records: list[dict], seeds: list[int], scale: int):
+    """The kept throws ``seeds`` in turn: each seed, its rest silhouettes, frame, boxes,
+    readings, truth and die size, and the zoom (the same size on screen at any resolution),
+    half-width and corner of a window three edges wide around its dice."""
+    by_seed = {r["seed"]: r for r in records}
+    for seed in seeds:
+        r = by_seed[seed]
+        die = r["sil"].geometry.die
+        c = np.mean([b[0] for b in r["boxes"]], axis=0)
+        half = int(1.5 * die)
+        yield seed, (r["sil"], r["frame"], r["boxes"], r["readings"], r["truth"], die), (
+            max(1, round(2 * scale * 41.6 / die)), half, int(c[0]) - half, int(c[1]) - half)
+
+
+def _captioned(views: list[np.ndarray], title: str) -> np.ndarray:
+    """The views side by side under a black strip with ``title`` (a second line goes below)."""
+    tile = np.hstack(views)
+    cv2.rectangle(tile, (0, 0), (tile.shape[1], 50), (0, 0, 0), -1)
+    cv2.putText(tile, title, (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1,
+                cv2.LINE_AA)
+    return tile
+
+
+def _write_tiles(tiles: list[np.ndarray], path: Path) -> None:
+    """The tiles two to a row, padded to one size, as a PNG."""
+    if len(tiles) % 2:
+        tiles.append(np.zeros_like(tiles[-1]))
+    h, w = max(t.shape[0] for t in tiles), max(t.shape[1] for t in tiles)
+    tiles = [cv2.copyMakeBorder(t, 0, h - t.shape[0], 0, w - t.shape[1], cv2.BORDER_CONSTANT)
+             for t in tiles]
+    rows = [np.hstack(tiles[i:i + 2]) for i in range(0, len(tiles), 2)]
+    cv2.imwrite(str(path), np.vstack(rows), [cv2.IMWRITE_PNG_COMPRESSION, 9])
+
+
 def draw_gaps(records: list[dict], seeds: list[int], settings: CockedSettings, path: Path,
               scale: int = 2) -> None:
     """A picture of the throws ``seeds`` (two dice found in each), two to a row: the rest
@@ -614,16 +649,8 @@ def draw_gaps(records: list[dict], seeds: list[int], settings: CockedSettings, p
     centres), the truth (flat or the lean) and the two gaps written above."""
     st = settings
     tiles = []
-    by_seed = {r["seed"]: r for r in records}
-    for seed in seeds:
-        r = by_seed[seed]
-        sil, frame, boxes, readings, truth = (r["sil"], r["frame"], r["boxes"], r["readings"],
-                                              r["truth"])
-        die = sil.geometry.die
-        k = max(1, round(2 * scale * 41.6 / die))  # the same size on screen at any resolution
-        c = np.mean([b[0] for b in boxes], axis=0)
-        half = int(1.5 * die)
-        x0, y0 = int(c[0]) - half, int(c[1]) - half
+    for seed, (sil, frame, boxes, readings, truth, die), (k, half, x0, y0) in _pair_views(
+            records, seeds, scale):
         window = (slice(y0, y0 + 2 * half), slice(x0, x0 + 2 * half))
         shown = np.zeros_like(frame)
         for shadows, colour in ((True, (160, 0, 160)), (False, (200, 200, 200))):
@@ -645,21 +672,43 @@ def draw_gaps(records: list[dict], seeds: list[int], settings: CockedSettings, p
         tops = tops_gap(st, frame, tuple(readings), die, st.wall_pip_agree)
         sil_gap = silhouettes_gap(sil, frame, boxes[0][0], boxes[1][0], st.pair_touch_chroma)
         lean = [t["cocked_tilt_deg"] for t in truth if t is not None and t["cocked"]]
-        tile = np.hstack(views)
-        cv2.rectangle(tile, (0, 0), (tile.shape[1], 50), (0, 0, 0), -1)
-        cv2.putText(tile, f"{seed}: " + (f"leaning {lean[0]:.1f} deg" if lean else "flat"),
-                    (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+        tile = _captioned(views, f"{seed}: " + (f"leaning {lean[0]:.1f} deg" if lean else "flat"))
         fmt = lambda v: "-" if v is None else f"{v:+.2f}"  # noqa: E731
         cv2.putText(tile, f"tops_gap {fmt(tops)}  silhouettes_gap {fmt(sil_gap)} edge",
                     (6, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 255, 255), 1, cv2.LINE_AA)
         tiles.append(tile)
-    if len(tiles) % 2:
-        tiles.append(np.zeros_like(tiles[-1]))
-    h, w = max(t.shape[0] for t in tiles), max(t.shape[1] for t in tiles)
-    tiles = [cv2.copyMakeBorder(t, 0, h - t.shape[0], 0, w - t.shape[1], cv2.BORDER_CONSTANT)
-             for t in tiles]
-    rows = [np.hstack(tiles[i:i + 2]) for i in range(0, len(tiles), 2)]
-    cv2.imwrite(str(path), np.vstack(rows), [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    _write_tiles(tiles, path)
+
+
+def draw_bands(records: list[dict], seeds: list[int], settings: CockedSettings, path: Path,
+               scale: int = 2) -> None:
+    """A picture of the throws ``seeds`` (two dice found in each), two to a row: the rest frame
+    around the pair, and the same with the band between the tops (``band_between``) drawn on
+    it (blue: the felt's chromaticity; red: off it; yellow: too dark to tell), the truth (flat
+    or the lean) and the band's measures written above."""
+    st = settings
+    tiles = []
+    for seed, (sil, frame, _, readings, truth, _), (k, half, x0, y0) in _pair_views(
+            records, seeds, scale):
+        shown = frame.copy()
+        band = band_between(sil, st, frame, tuple(readings))
+        if band is not None:
+            bx, by = band.origin
+            part = shown[by:by + band.pixels.shape[0], bx:bx + band.pixels.shape[1]]
+            for value, colour in ((1, (255, 120, 0)), (2, (0, 0, 255)), (3, (0, 255, 255))):
+                part[band.pixels == value] = colour
+        window = (slice(max(0, y0), y0 + 2 * half), slice(max(0, x0), x0 + 2 * half))
+        views = [cv2.resize(img[window], None, fx=k, fy=k, interpolation=cv2.INTER_NEAREST)
+                 for img in (frame, shown)]
+        lean = [t["cocked_tilt_deg"] for t in truth if t is not None and t["cocked"]]
+        tile = _captioned(views, f"{seed}: " + (f"leaning {lean[0]:.1f} deg" if lean else "flat"))
+        text = "no band" if band is None else (
+            f"band {band.area:.2f} face, off the felt {band.off_felt:.3f}, dark {band.dark:.3f}; "
+            f"{'felt' if felt_band(band, st) else 'not the felt'}")
+        cv2.putText(tile, text, (6, 42), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 255, 255), 1,
+                    cv2.LINE_AA)
+        tiles.append(tile)
+    _write_tiles(tiles, path)
 
 
 def flat_cue_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
@@ -889,6 +938,9 @@ def main(argv: list[str] | None = None) -> int:
     ban.add_argument("sets", type=Path, nargs="+")
     ban.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     ban.add_argument("-v", "--verbose", action="store_true", help="one line per pair")
+    ban.add_argument("--picture", type=Path, default=None,
+                     help="draw the throws --seeds (PNG) instead of the table")
+    ban.add_argument("--seeds", default="", help="comma-separated seeds to draw")
     fla = sub.add_parser("flats", help="the flat dice flagged, by the cue that flags each")
     fla.add_argument("sets", type=Path, nargs="+")
     fla.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
@@ -928,6 +980,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "shadows":
         print_shadows(shadow_rows(records), args.verbose)
+        return 0
+    if args.step == "bands" and args.picture is not None:
+        draw_bands(records, [int(v) for v in args.seeds.split(",") if v],
+                   CockedSettings(**parse_set(args.set)), args.picture)
         return 0
     if args.step == "bands":
         st = CockedSettings(**parse_set(args.set))

@@ -25,6 +25,8 @@ class PairBand(NamedTuple):
     off_felt: float  # ...of the others off the felt's chromaticity by ``off_tol`` (faces)
     off_felt_near_die: float  # ...of those nearer a top's chromaticity than the felt's
     dice_off_felt: float  # how far the tops' chromaticity lies from the felt's (the nearer one)
+    origin: tuple[int, int]  # the window's corner in the frame (x, y)
+    pixels: np.ndarray  # the window: 0 no band, 1 band the felt's, 2 band off the felt's, 3 dark
 
 
 def _chroma(pixels: np.ndarray) -> np.ndarray:
@@ -59,5 +61,7 @@ def pair_band(frame: np.ndarray, felt: np.ndarray, origin: tuple[int, int], betw
     to_felt = np.linalg.norm(c - _chroma(felt[lit]), axis=1)
     to_die = np.min([np.linalg.norm(c - t, axis=1) for t in tops], axis=0) if len(c) else to_felt
     off = to_felt > off_tol
+    pixels = np.where(band, 3, 0).astype(np.uint8)
+    pixels[lit] = np.where(off, 2, 1)
     return PairBand(n / face, float((band & ~bright).sum()) / face, float(off.sum()) / face,
-                    float((off & (to_die < to_felt)).sum()) / face, dice_off)
+                    float((off & (to_die < to_felt)).sum()) / face, dice_off, origin, pixels)

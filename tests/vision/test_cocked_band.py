@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import replace
 
+import cv2
 import pytest
 
 from vision.cocked_cues import (
@@ -95,9 +96,9 @@ def test_dice_of_the_felts_colour_are_not_cleared_by_the_band(rest):
     assert any(_judge(reader, r, loose))
 
 
-def test_the_bench_measures_the_bands_of_flat_and_leaning_pairs(rest, capsys):
+def test_the_bench_measures_the_bands_of_flat_and_leaning_pairs(rest, capsys, tmp_path):
     """``bench/cocked_rest.py bands``: per close pair, what its band is made of, grouped flat
-    by the true tops' gap and leaning by angle."""
+    by the true tops' gap and leaning by angle; ``--picture`` draws the bands."""
     reader, throw, bench = rest
     records = [throw(84008, "none_hits"), throw(85178, "cocked_die")]
     rows = bench.band_rows(records, reader, ON)
@@ -107,3 +108,7 @@ def test_the_bench_measures_the_bands_of_flat_and_leaning_pairs(rest, capsys):
     out = capsys.readouterr().out
     assert "flat, tops 0.1-0.3 apart" in out and "leaning 10-15 deg" in out
     assert "84008 640" in out and "85178 640" in out
+    picture = tmp_path / "bands.png"
+    bench.draw_bands(records, [84008, 85178], ON, picture)
+    drawn = cv2.imread(str(picture))
+    assert drawn is not None and drawn.shape[1] > drawn.shape[0]  # two tiles side by side
