@@ -27,7 +27,9 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   higher on: the reader's ``cocked_share`` (it saw the faces), less its confidence in the face
   (a tilted face reads less surely), plus how far its silhouette reaches past its top toward
   the other beyond a flat die's reach there (it tips its top away and shows the face that was
-  against the other).
+  against the other). What lies between the tops may prove both flat (``lie_flat_together``):
+  tops that touch, a strip of felt wider than a lean's touch hides, or a band between them of
+  the felt's chromaticity where a leaning die would show its own face (``band_between``).
 - The lean model (``vision.die_lean``, the reader's ``lean``, with ``lean_model`` on): a small
   net that sees each resting die with its surroundings, the back wall up. Where it is there,
   the pair cue takes the die it believes leans more. It learnt from our simulator only, so it
