@@ -17,6 +17,8 @@ from vision.cocked_cues import (
     band_between,
     felt_band,
     judge_cocked,
+    lie_flat_together,
+    top_faces,
 )
 from vision.dice import DiceReader
 
@@ -30,8 +32,8 @@ def rest(repo_root):
     spec.loader.exec_module(module)
     reader = DiceReader()
 
-    def throw(seed: int, case: str) -> dict:
-        records = module.capture("physical", seed, 1, (640, 480), reader, log=lambda *_: None,
+    def throw(seed: int, case: str, world: str = "physical") -> dict:
+        records = module.capture(world, seed, 1, (640, 480), reader, log=lambda *_: None,
                                  cases=[case])
         assert len(records) == 1 and len(records[0]["boxes"]) == 2
         return records[0]
@@ -112,3 +114,18 @@ def test_the_bench_measures_the_bands_of_flat_and_leaning_pairs(rest, capsys, tm
     bench.draw_bands(records, [84008, 85178], ON, picture)
     drawn = cv2.imread(str(picture))
     assert drawn is not None and drawn.shape[1] > drawn.shape[0]  # two tiles side by side
+
+
+def test_a_pair_proved_not_leaning_on_each_other_keeps_a_die_that_may_lean_on_the_wall(rest):
+    """A white die leaning on the wall beside a flat white die, their tops touching (the
+    default world's dev seed 1028): the tops prove neither leans on the other, and the wall
+    cue misses the lean by 0.002 edge; the lean model all but sure that the die at the wall
+    leans keeps the pair's flag (``pair_wall_keep``), where clearing it paid the throw."""
+    reader, throw, _ = rest
+    r = throw(1028, "cocked_wall", "default")
+    assert [t["cocked"] and t["cocked_on"] for t in r["truth"]] == ["wall", False]
+    sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
+    tilted = tuple(top_faces(sil.geometry, ON, frame, boxes, readings))
+    assert lie_flat_together(sil, ON, frame, (boxes[0][0], boxes[1][0]), tuple(readings), tilted)
+    assert any(_judge(reader, r, ON))
+    assert not any(_judge(reader, r, replace(ON, pair_wall_keep=None)))
