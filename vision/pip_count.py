@@ -61,6 +61,20 @@ class PipSettings:
         short one (a side face's pips are foreshortened).
     :param six_rows: a six's rows lie this many grid steps apart, its two columns two (some
         dice set a six's three rows closer than its columns; 1.0: the square grid).
+    :param glare_over: a blob not round whose lightest fifth lies this much lighter (Lab L)
+        than the lighter of the face's and the pips' colours is a glare (a translucent body's
+        reflection arc or streak), looked past, its pixels left as they are for the empty
+        places' test; None: off.
+    :param split_pairs: a blob not round of about two pips' area (``pair_area`` times the
+        median round pip's) is cut in two across its long axis, two pips; the pattern's tests
+        decide, as for any pips.
+    :param pair_area: (smallest, largest) area of such a pair, in round pips' median areas.
+    :param sliver: a blob of less than this many round pips' median area and at least
+        ``sliver_long`` times as long as wide (a rim's sliver, a side face's edge, a streak of
+        marbling; a side face's foreshortened pip is shorter) is looked past, its pixels left
+        as they are for the empty places' test; None: off.
+    :param past_off: a blob looked past (``glare_over``, ``sliver``) comes no nearer than this
+        many grid steps to any of the nine grid places, or the face is not clean.
     """
 
     min_contrast: float = 22.0
@@ -77,6 +91,12 @@ class PipSettings:
     pip_chroma: float = 15.0
     round_: float = 1.6
     six_rows: float = 1.0
+    glare_over: float | None = None
+    split_pairs: bool = False
+    pair_area: tuple[float, float] = (1.5, 2.7)
+    sliver: float | None = None
+    past_off: float = 0.0
+    sliver_long: float = 2.5
 
     @classmethod
     def from_card(cls, values: dict | None) -> PipSettings:
@@ -159,7 +179,13 @@ def _with_colours(lab, r, face_ref, pip_ref, s: PipSettings):
     unlike = np.where(glare, 0.0, np.minimum(1.0, np.maximum(np.clip(t, 0, 1), off / contrast)))
     # cut at a few depths: blurred pips run together at the shallowest, faint ones vanish at
     # the deepest; the depths that see a clean face must agree on it
-    found = [_at_depth(np.where(glare, 0.0, t), off_face, r, unlike, s, depth)
+    # a reflection is white: lighter than both colours and of less than half the pips' chroma
+    light = None
+    if s.glare_over is not None and coloured:
+        pale = np.hypot(lab[:, :, 1] - 128.0, lab[:, :, 2] - 128.0) < 0.5 * math.hypot(
+            pip_ref[1] - 128.0, pip_ref[2] - 128.0)
+        light = np.where(pale, lab[:, :, 0] - max(face_ref[0], pip_ref[0]), -1e9)
+    found = [_at_depth(np.where(glare, 0.0, t), off_face, r, unlike, s, depth, light)
              for depth in s.depths]
     clean = {f[0] for f in found if f[0] is not None}
     if len(clean) > 1:
@@ -217,7 +243,7 @@ def _three_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return centres, np.bincount(near, minlength=3)
 
 
-def _at_depth(t, off_face, r, unlike, s: PipSettings, depth: float):
+def _at_depth(t, off_face, r, unlike, s: PipSettings, depth: float, light=None):
     """The face the pips deeper than ``depth`` (of the way from the face's colour to the
     pips') make, as holes in the face's region that holds the middle."""
     face = ((t < depth) & off_face).astype(np.uint8)
@@ -230,7 +256,7 @@ def _at_depth(t, off_face, r, unlike, s: PipSettings, depth: float):
     outside = np.pad(1 - region, 1, constant_values=1)
     _, reach = cv2.connectedComponents(outside, connectivity=4)
     holes = ((reach[1:-1, 1:-1] != reach[0, 0]) & (region == 0)).astype(np.uint8)
-    return _pattern(holes, unlike, s)
+    return _pattern(holes, unlike, s, light)
 
 
 def _two_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -270,31 +296,52 @@ def _first_direction(centred: np.ndarray) -> np.ndarray:
     return v
 
 
-def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
+def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings, light=None):
     """The face the holes of its region make: (count or None, pip centres in crop pixels,
     quality, why). ``unlike``: each pixel's share of the way from the face's colour to the
-    pips' (or as far off the face's colour in another direction)."""
+    pips' (or as far off the face's colour in another direction); ``light``: each pixel's
+    lightness over the lighter of the face's and the pips' colours (for ``glare_over``)."""
     m, labels, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
     n = holes.shape[0]
     c = n / 2 - 0.5
-    pips, areas = [], []
     inside = [j for j in range(1, m)
               if math.hypot(cents[j][0] - c, cents[j][1] - c) / _EDGE_PX <= s.reach]
-    big = max((float(stats[j, cv2.CC_STAT_AREA]) for j in inside), default=0.0)
+    round_, long_, past = [], [], []
     for j in inside:
-        area = float(stats[j, cv2.CC_STAT_AREA])
-        bw, bh = stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]
-        cx, cy = cents[j]
-        if area < max((0.06 * _EDGE_PX) ** 2, 0.2 * big):
-            continue  # a speck of grain, texture or a pip's rim (a place left so is tested)
-        across = 2 * math.sqrt(area / math.pi) / _EDGE_PX
+        x, y, bw, bh, area = stats[j]
+        blob = labels[y:y + bh, x:x + bw] == j
+        stretch = _elongation(blob)
         if (max(bw, bh) > 1.8 * min(bw, bh) or area < 0.45 * bw * bh
-                or across > s.one_across[1]
-                or _elongation(labels[stats[j, 1]:stats[j, 1] + bh, stats[j, 0]:stats[j, 0] + bw] == j)
-                > s.round_):
+                or 2 * math.sqrt(area / math.pi) / _EDGE_PX > s.one_across[1]
+                or stretch > s.round_):
+            # lighter than the die's own colours and not a disc: a reflection, not a pip
+            if light is not None and float(np.percentile(
+                    light[y:y + bh, x:x + bw][blob], 80)) > s.glare_over:
+                past.append(j)
+                continue
+            long_.append((j, stretch))
+        else:
+            round_.append(j)
+    big = max((float(stats[j, cv2.CC_STAT_AREA]) for j in round_ + [j for j, _ in long_]),
+              default=0.0)
+    speck = max((0.06 * _EDGE_PX) ** 2, 0.2 * big)
+    pips, areas = [], []
+    for j in round_:
+        if stats[j, cv2.CC_STAT_AREA] >= speck:  # else grain, texture or a pip's rim
+            pips.append((float(cents[j][0]), float(cents[j][1])))
+            areas.append(float(stats[j, cv2.CC_STAT_AREA]))
+    one = float(np.median(areas)) if areas else 0.0
+    for j, stretch in long_:
+        area = float(stats[j, cv2.CC_STAT_AREA])
+        if area < speck:
+            continue
+        if s.sliver is not None and areas and area < s.sliver * one and stretch >= s.sliver_long:
+            past.append(j)
+            continue
+        if not (s.split_pairs and areas and s.pair_area[0] * one <= area <= s.pair_area[1] * one):
             return None, pips, 0.0, "a blob not a pip"
-        pips.append((float(cx), float(cy)))
-        areas.append(area)
+        pips.extend(_halves(labels == j))
+        areas += [area / 2, area / 2]
     count = len(pips)
     if not 1 <= count <= 6:
         return None, pips, 0.0, f"{count} pips"
@@ -325,6 +372,11 @@ def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings):
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     px = step * _EDGE_PX
     places = mid + ((_GRID * squash) @ rot.T) * px
+    # a blob looked past must keep off every grid place: there it may be a pip lost
+    for j in past:
+        ys, xs = np.nonzero(labels == j)
+        if np.min(np.hypot(xs[:, None] - places[:, 0], ys[:, None] - places[:, 1])) < s.past_off * px:
+            return None, pips, 0.0, "a blob on the grid"
     taken = mid + (layout @ rot.T) * px
     rr = max(1.5, 0.25 * px)
     fullest = 0.0
@@ -373,6 +425,16 @@ def _crop(frame: np.ndarray, center, die_px: float, angle: float):
         crop = cv2.warpAffine(frame, m, (n, n), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
     return crop, cv2.invertAffineTransform(m)
+
+
+def _halves(blob: np.ndarray) -> list[tuple[float, float]]:
+    """The centres of a blob's two halves, cut across its long axis (its second moments')."""
+    ys, xs = np.nonzero(blob)
+    pts = np.stack([xs, ys], axis=1).astype(float)
+    rel = pts - pts.mean(axis=0)
+    major = _first_direction(np.column_stack([rel, np.zeros(len(rel))]))[:2]
+    side = rel @ major >= 0
+    return [tuple(map(float, pts[side].mean(axis=0))), tuple(map(float, pts[~side].mean(axis=0)))]
 
 
 def _elongation(blob: np.ndarray) -> float:

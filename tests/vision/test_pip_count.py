@@ -3,8 +3,10 @@ colours; what is not one face's pattern (a pip too faint, a glare, nothing) is n
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,6 +15,10 @@ import pytest
 from vision.pip_count import PATTERNS, PipSettings, count_pips
 
 FELT = (40, 110, 30)  # BGR green felt
+STILLS = Path(__file__).resolve().parents[2] / "fixtures" / "stills"
+# the rules for the dark dice: a white reflection looked past, two pips run together cut in
+# two, a rim's sliver looked past
+DARK = PipSettings(glare_over=5.0, split_pairs=True, sliver=0.8, sliver_long=2.0, past_off=0.5)
 
 
 def face(value: int, *, body=(235, 235, 235), pip=(20, 20, 20), turn: float = 0.0,
@@ -121,6 +127,59 @@ def test_a_six_with_rows_apart_wider_than_its_columns_is_counted_with_six_rows(t
     for value in (4, 5):
         four = face(value, turn=turn, **LOOKS["white pips on black"])
         assert count_pips(four, (80, 80), 44, settings=PipSettings(six_rows=1.15)).count == value
+
+
+@pytest.mark.parametrize("look", sorted(LOOKS))
+@pytest.mark.parametrize("value", range(1, 7))
+def test_the_dark_rules_count_every_constructed_face_and_no_glare_or_faint_pip_misleads(value,
+                                                                                   look):
+    for turn in (0.0, 33.0):
+        assert count_pips(face(value, turn=turn, **LOOKS[look]), (80, 80), 44,
+                          settings=DARK).count == value
+        glared = face(value, turn=turn, glare=True, **LOOKS[look])
+        assert count_pips(glared, (80, 80), 44, settings=DARK).count in (None, value)
+    for faint in range(value):
+        img = face(value, faint=faint, turn=12.0, **LOOKS[look])
+        assert count_pips(img, (80, 80), 44, settings=DARK).count in (None, value)
+    if value in (2, 3, 5, 6):
+        img = face(value, turn=10.0, side_pips=True, **LOOKS[look])
+        assert count_pips(img, (80, 80), 44, settings=DARK).count in (None, value)
+
+
+def _dark_photo_dice():
+    frame = cv2.imread(str(STILLS / "dark_pips.png"))
+    return frame, json.loads((STILLS / "dark_pips.json").read_text())
+
+
+@pytest.mark.parametrize("k", range(5))
+def test_dark_photo_dice_unsure_before_are_counted_right_by_the_dark_rules(k):
+    """Red pips on black smoky dice of the dev photos (fixtures/stills/README.md): each was
+    "a blob not a pip" under the plain rules, and each needs its own mend: a reflection arc
+    lighter and paler than face and pips (glare_over), two pips run together (split_pairs), a
+    rim's sliver (sliver)."""
+    frame, dice = _dark_photo_dice()
+    d = dice[k]
+    at = (tuple(d["center"]), d["die_px"], d["angle"])
+    plain = count_pips(frame, *at)
+    assert plain.count is None and plain.why == "a blob not a pip"
+    assert count_pips(frame, *at, settings=DARK).count == d["value"]
+    without = {"glare": dict(glare_over=None), "split": dict(split_pairs=False),
+               "sliver": dict(sliver=None)}[d["mends"]]
+    assert count_pips(frame, *at, settings=replace(DARK, **without)).count is None
+
+
+def test_a_reflection_on_a_grid_place_leaves_no_count():
+    """A glare looked past must keep off the grid's places: there it may hide a pip (a five
+    whose glare covers a corner would be a four, or a three)."""
+    frame, dice = _dark_photo_dice()
+    d = next(d for d in dice if d["mends"] == "glare")
+    at = (tuple(d["center"]), d["die_px"], d["angle"])
+    assert count_pips(frame, *at, settings=DARK).count == d["value"]
+    assert count_pips(frame, *at, settings=replace(DARK, past_off=1.5)).count is None
+    # a white streak drawn over a red-on-smoky five's corner pip
+    img = face(5, turn=0.0, **LOOKS["red pips on smoky"])
+    cv2.line(img, (80 + 5, 80 - 13), (80 + 18, 80 - 9), (255, 255, 255), 3, cv2.LINE_AA)
+    assert count_pips(img, (80, 80), 44, settings=DARK).count in (None, 5)
 
 
 def test_a_blank_face_or_bare_felt_is_no_count():
