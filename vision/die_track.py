@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 
@@ -52,6 +53,22 @@ class DieTrack:
     def last(self) -> tuple[float, float]:
         return self.xs[-1], self.ys[-1]
 
+    def bend(self) -> float | None:
+        """How much its velocity changed over its last four sightings (full-res pixels per
+        frame interval, the two changes' lengths summed), if they lie on consecutive frames."""
+        if len(self.frames) < 4 or self.frames[-1] - self.frames[-4] != 3:
+            return None
+        return _bend(self.xs[-4:], self.ys[-4:])
+
+    def swap_last(self, other: DieTrack, n: int) -> None:
+        """Give its last ``n`` sightings and its blob to ``other`` and take ``other``'s (two
+        dice that one blob held, each track found following the other's die)."""
+        for name in ("xs", "ys"):
+            a, b = getattr(self, name), getattr(other, name)
+            a[-n:], b[-n:] = b[-n:], a[-n:]
+        self.bbox, other.bbox = other.bbox, self.bbox
+        self.area, other.area = other.area, self.area
+
     def velocity(self) -> tuple[float, float]:
         """Full-res pixels per second from the last two sightings."""
         if len(self.xs) < 2:
@@ -65,3 +82,16 @@ class DieTrack:
         vx, vy = self.velocity()
         dt = t - self.times[-1]
         return self.xs[-1] + vx * dt, self.ys[-1] + vy * dt
+
+
+def _bend(xs: list[float], ys: list[float]) -> float:
+    total = 0.0
+    for k in range(1, len(xs) - 1):
+        total += math.hypot(xs[k + 1] - 2 * xs[k] + xs[k - 1], ys[k + 1] - 2 * ys[k] + ys[k - 1])
+    return total
+
+
+def swapped_bend(a: DieTrack, b: DieTrack, n: int) -> float:
+    """The two tracks' ``bend`` summed, were their last ``n`` sightings exchanged."""
+    return (_bend(a.xs[-4:-n] + b.xs[-n:], a.ys[-4:-n] + b.ys[-n:])
+            + _bend(b.xs[-4:-n] + a.xs[-n:], b.ys[-4:-n] + a.ys[-n:]))

@@ -1,0 +1,107 @@
+"""Two dice in one blob: which part is which die when they cross or collide
+(``ThrowTracker._follow`` and ``_untangle``), on constructed tracks and blobs shaped as the
+dev throws that missed (docs/replay.md "The dev bench's wall and area misses, one by one")."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from tests.vision.tracker_synth import CAL, DIE, background
+from vision.die_track import DieTrack
+from vision.tracker import ThrowTracker, TrackerSettings
+
+FPS = 30.0
+
+
+def tracker_with(tracks: list[DieTrack], frame_index: int, **settings) -> ThrowTracker:
+    tracker = ThrowTracker(CAL, annotate=False, settings=TrackerSettings(**settings))
+    tracker.feed(0.0, background())
+    tracker.frame_index = frame_index
+    tracker._dt = 1 / FPS
+    tracker._tracks = tracks
+    return tracker
+
+
+def track(ident: int, sightings: list[tuple[int, float, float]]) -> DieTrack:
+    tr = DieTrack(ident)
+    for f, x, y in sightings:
+        tr.add(f, f / FPS, x, y)
+    tr.moved = True
+    return tr
+
+
+def see(tracker: ThrowTracker, frame: int, centres: list[tuple[float, float]]) -> None:
+    """Frame ``frame``: dice drawn square, one edge wide, at ``centres`` (dice that overlap
+    make one blob), given to the dice as the tracker does."""
+    mask = np.zeros((480, 640), np.uint8)
+    half = DIE / 2
+    for x, y in centres:
+        cv2.rectangle(mask, (int(x - half), int(y - half)), (int(x + half), int(y + half)), 255, -1)
+    work = cv2.resize(mask, tracker._wsize, interpolation=cv2.INTER_AREA)
+    work = np.where(work > 127, 255, 0).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(work, connectivity=8)
+    tracker.frame_index = frame
+    tracker._associate(labels, stats, cents, n, frame / FPS)
+
+
+def near(tr: DieTrack, frame: int, x: float, y: float) -> bool:
+    k = tr.frames.index(frame)
+    return math.hypot(tr.xs[k] - x, tr.ys[k] - y) < 0.3 * DIE
+
+
+# dev 87077 (30 fps): die 0 comes off the wall and flies over die 1, which rolls in to rest
+# by the wall; on frame 16 the two lie in one blob, die 1 on the wall's side of die 0
+CROSS_0 = [(13, 293.0, 113.0), (14, 313.0, 103.0), (15, 326.0, 121.0)]
+CROSS_1 = [(13, 359.0, 218.0), (14, 359.0, 178.0), (15, 357.0, 153.0)]
+CROSS_NEXT = [((353.0, 172.0), (350.0, 133.0)), ((371.0, 197.0), (347.0, 133.0))]
+# dev 80004 (30 fps): die 0 lies against the wall, die 1 flies into it and is stopped there
+# (the two in one blob on frame 14), then rolls off along the wall
+HIT_0 = [(11, 332.0, 101.0), (12, 332.0, 100.0), (13, 332.0, 99.0)]
+HIT_1 = [(11, 403.0, 306.0), (12, 383.0, 233.0), (13, 363.0, 160.0)]
+HIT_NEXT = [((341.0, 84.0), (333.0, 121.0)), ((340.0, 82.0), (306.0, 120.0))]
+
+
+def follow(first, second, after, start: int, **settings):
+    a, b = track(0, first), track(1, second)
+    tracker = tracker_with([a, b], start - 1, **settings)
+    for k, (p, q) in enumerate(after):
+        see(tracker, start + k, [p, q])
+    return a, b
+
+
+def test_a_die_flying_over_the_other_keeps_its_velocity_through_the_crossing():
+    """Dev 87077: the two dice's parts of their blob taken by where each was and was heading
+    give die 0 the part on the wall's side (nearer where it was) and die 1 the other: die 1,
+    rolling at the wall, would have turned 1.8 edges out with nothing to turn it, die 0
+    stopped leaving the wall. A frame later the paths say which: each die kept its velocity,
+    so the parts are exchanged, and die 0 holds its own path out from the wall."""
+    a, b = follow(CROSS_0, CROSS_1, CROSS_NEXT, 16)
+    assert near(a, 16, *CROSS_NEXT[0][0]) and near(a, 17, *CROSS_NEXT[1][0])
+    assert near(b, 16, *CROSS_NEXT[0][1]) and near(b, 17, *CROSS_NEXT[1][1])
+    # without the second look, the tracks swap dice at the crossing
+    a, b = follow(CROSS_0, CROSS_1, CROSS_NEXT, 16, untangle_margin=math.inf)
+    assert near(a, 16, *CROSS_NEXT[0][1]) and near(b, 16, *CROSS_NEXT[0][0])
+
+
+def test_a_die_stopped_by_the_other_at_the_wall_keeps_its_own_part():
+    """Dev 80004 (and the second renderer's clip_003): a die flying into the other, which lies
+    against the wall, is stopped there. By heading alone it would take the part at the wall
+    and the die at rest would jump a die's width off it: a collision, both dice changing
+    velocity at once, is what the paths show; each die keeps the part where it was."""
+    a, b = follow(HIT_0, HIT_1, HIT_NEXT, 14)
+    assert near(a, 14, *HIT_NEXT[0][0]) and near(a, 15, *HIT_NEXT[1][0])
+    assert near(b, 14, *HIT_NEXT[0][1]) and near(b, 15, *HIT_NEXT[1][1])
+
+
+def test_dice_flying_side_by_side_in_one_blob_are_not_exchanged():
+    """Two dice flying together at the same speed, 0.95 edge apart (one blob): exchanging
+    their parts would make each jump sideways; they stay as they are."""
+    left = [(f, 280.0, 400.0 - 30 * f) for f in range(3)]
+    right = [(f, 280.0 + 0.95 * DIE, 400.0 - 30 * f) for f in range(3)]
+    after = [((280.0, 400.0 - 30 * f), (280.0 + 0.95 * DIE, 400.0 - 30 * f)) for f in (3, 4, 5)]
+    a, b = follow(left, right, after, 3)
+    for f, (p, q) in zip((3, 4, 5), after, strict=True):
+        assert near(a, f, *p) and near(b, f, *q)
