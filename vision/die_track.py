@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 
@@ -68,6 +69,24 @@ class DieTrack:
             a[-n:], b[-n:] = b[-n:], a[-n:]
         self.bbox, other.bbox = other.bbox, self.bbox
         self.area, other.area = other.area, self.area
+
+    def fill_from(self, twin: DieTrack, reach: float) -> int:
+        """Take ``twin``'s sightings of frames it lacks between its first and last (``twin``
+        was this die seen twice), each within ``reach`` (px per frame interval) of its
+        sightings either side; the number taken."""
+        taken = 0
+        for f, t, x, y in zip(twin.frames, twin.times, twin.xs, twin.ys, strict=True):
+            k = bisect.bisect_left(self.frames, f)
+            if k == 0 or k == len(self.frames) or self.frames[k] == f:
+                continue
+            if all(math.hypot(x - self.xs[j], y - self.ys[j]) <= reach * abs(self.frames[j] - f)
+                   for j in (k - 1, k)):
+                self.frames.insert(k, f)
+                self.times.insert(k, t)
+                self.xs.insert(k, x)
+                self.ys.insert(k, y)
+                taken += 1
+        return taken
 
     def velocity(self) -> tuple[float, float]:
         """Full-res pixels per second from the last two sightings."""

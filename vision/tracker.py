@@ -868,6 +868,20 @@ class ThrowTracker:
         self._bg8[y0:y1, x0:x1] = work[y0:y1, x0:x1]
         self._felt_hue = None
 
+    def _fill_from_twins(self, dice: list[DieTrack]) -> None:
+        """A lost track born as the twin of a die's blob (``_twin``) and not needed for the
+        dice's count was that die seen twice: where it saw the die on frames the die's own
+        track did not (lost for a frame at the wall, its twin kept it), those sightings are
+        the die's (dev 87337: the twin held the frame of its strike)."""
+        reach = self.settings.throw_speed * self._die * self._dt
+        for tw in self._tracks:
+            if not (tw.gone and tw.moved) or tw in dice:
+                continue
+            for tr in dice:
+                if tw.shared_with == tr.ident or tr.shared_with == tw.ident:
+                    tr.fill_from(tw, reach)
+                    break
+
     def _one_die_seen_twice(
         self, frame: np.ndarray, found: list[DieTrack], silhouettes: RestSilhouettes
     ) -> list[DieTrack]:
@@ -924,6 +938,7 @@ class ThrowTracker:
         # pieces of something else (a shadow's edge, a hand).
         gone.sort(key=lambda tr: len(tr.xs), reverse=True)
         gone = gone[: max(0, self.settings.expected_dice - len(found))]
+        self._fill_from_twins(found + gone)
         silhouettes = RestSilhouettes(
             self.geometry,
             self._start_image,

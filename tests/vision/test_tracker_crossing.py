@@ -1,6 +1,7 @@
 """Two dice in one blob: which part is which die when they cross or collide
-(``ThrowTracker._follow`` and ``_untangle``), on constructed tracks and blobs shaped as the
-dev throws that missed (docs/replay.md "The dev bench's wall and area misses, one by one")."""
+(``ThrowTracker._follow`` and ``_untangle``), and a die's sightings held by its twin
+(``_fill_from_twins``), on constructed tracks and blobs shaped as the dev throws that missed
+(docs/replay.md "The dev bench's wall and area misses, one by one")."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import math
 import cv2
 import numpy as np
 
-from tests.vision.tracker_synth import CAL, DIE, background
+from tests.vision.tracker_synth import CAL, DIE, WALL_Y, background
 from vision.die_track import DieTrack
 from vision.tracker import ThrowTracker, TrackerSettings
 
@@ -105,3 +106,43 @@ def test_dice_flying_side_by_side_in_one_blob_are_not_exchanged():
     a, b = follow(left, right, after, 3)
     for f, (p, q) in zip((3, 4, 5), after, strict=True):
         assert near(a, f, *p) and near(b, f, *q)
+
+
+def test_a_twins_sighting_at_the_wall_is_the_dies_own():
+    """Dev 87337 (30 fps): a die blurred into a blob too big for one is followed as two (its
+    twin born of its blob); lost for a frame at the wall, only its twin sees it there, then
+    the twin is lost and the die's track goes on from 1.4 edges out. Its own path shows no
+    strike; the twin's sighting of the frame it lacked is the die's: it struck the wall."""
+    wall = WALL_Y + 0.45 * DIE
+    die = track(0, [(10, 240.0, WALL_Y + 6.5 * DIE), (11, 242.0, WALL_Y + 4.1 * DIE),
+                    (12, 238.0, WALL_Y + 2.1 * DIE), (14, 260.0, WALL_Y + 1.4 * DIE),
+                    (15, 261.0, WALL_Y + 1.45 * DIE), (16, 263.0, WALL_Y + 1.7 * DIE),
+                    (17, 266.0, WALL_Y + 1.75 * DIE)])
+    twin = track(1, [(10, 240.0, WALL_Y + 6.5 * DIE), (11, 233.0, WALL_Y + 4.9 * DIE),
+                     (12, 235.0, WALL_Y + 3.4 * DIE), (13, 241.0, wall), (14, 242.0, wall)])
+    twin.gone = True
+    twin.share(die, 10)
+    tracker = tracker_with([die, twin], 30)
+    assert not tracker.hit_wall(die.times, die.xs, die.ys)
+    tracker._fill_from_twins([die])
+    assert die.frames == [10, 11, 12, 13, 14, 15, 16, 17]
+    assert tracker.hit_wall(die.times, die.xs, die.ys)
+    # a lost track that is no die's twin gives it nothing
+    other = track(0, [(f, x, y) for f, x, y in zip(die.frames, die.xs, die.ys, strict=True)
+                      if f != 13])
+    stranger = track(2, [(13, 241.0, wall)])
+    stranger.gone = True
+    tracker = tracker_with([other, stranger], 30)
+    tracker._fill_from_twins([other])
+    assert 13 not in other.frames
+
+
+def test_a_twins_sighting_out_of_the_dies_reach_is_not_taken():
+    """The twin's sighting of a frame the die lacks is taken only if a thrown die could fly
+    there from the die's sightings either side (``throw_speed``, 3.3 edges a frame at 30 fps)."""
+    die = track(0, [(10, 100.0, 400.0), (12, 120.0, 400.0)])
+    twin = track(1, [(10, 100.0, 400.0), (11, 100.0 + 4 * DIE, 400.0)])
+    assert die.fill_from(twin, 100.0 * DIE / FPS) == 0
+    twin.xs[-1] = 110.0
+    assert die.fill_from(twin, 100.0 * DIE / FPS) == 1
+    assert die.frames == [10, 11, 12]
