@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import math
 
-import cv2
-import numpy as np
-
+from tests.vision.test_tracker_association import FPS, blobs_of, track
 from tests.vision.tracker_synth import CAL, DIE, WALL_Y, background
 from vision.die_track import DieTrack
 from vision.tracker import ThrowTracker, TrackerSettings
-
-FPS = 30.0
 
 
 def tracker_with(tracks: list[DieTrack], frame_index: int, **settings) -> ThrowTracker:
@@ -26,26 +22,12 @@ def tracker_with(tracks: list[DieTrack], frame_index: int, **settings) -> ThrowT
     return tracker
 
 
-def track(ident: int, sightings: list[tuple[int, float, float]]) -> DieTrack:
-    tr = DieTrack(ident)
-    for f, x, y in sightings:
-        tr.add(f, f / FPS, x, y)
-    tr.moved = True
-    return tr
-
-
 def see(tracker: ThrowTracker, frame: int, centres: list[tuple[float, float]]) -> None:
     """Frame ``frame``: dice drawn square, one edge wide, at ``centres`` (dice that overlap
     make one blob), given to the dice as the tracker does."""
-    mask = np.zeros((480, 640), np.uint8)
-    half = DIE / 2
-    for x, y in centres:
-        cv2.rectangle(mask, (int(x - half), int(y - half)), (int(x + half), int(y + half)), 255, -1)
-    work = cv2.resize(mask, tracker._wsize, interpolation=cv2.INTER_AREA)
-    work = np.where(work > 127, 255, 0).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(work, connectivity=8)
+    labels, stats, cents, _ = blobs_of(tracker, centres)
     tracker.frame_index = frame
-    tracker._associate(labels, stats, cents, n, frame / FPS)
+    tracker._associate(labels, stats, cents, len(stats), frame / FPS)
 
 
 def near(tr: DieTrack, frame: int, x: float, y: float) -> bool:
@@ -112,14 +94,16 @@ def test_a_twins_sighting_at_the_wall_is_the_dies_own():
     """Dev 87337 (30 fps): a die blurred into a blob too big for one is followed as two (its
     twin born of its blob); lost for a frame at the wall, only its twin sees it there, then
     the twin is lost and the die's track goes on from 1.4 edges out. Its own path shows no
-    strike; the twin's sighting of the frame it lacked is the die's: it struck the wall."""
-    wall = WALL_Y + 0.45 * DIE
+    strike; the twin's sighting of the frame it lacked (0.94 edge out, between 2.1 and 1.4) is
+    the die's: it turned there, within a fast die's reach of the wall."""
+    wall = WALL_Y + 0.94 * DIE  # the twin's sighting of the frame the die's track lacks
     die = track(0, [(10, 240.0, WALL_Y + 6.5 * DIE), (11, 242.0, WALL_Y + 4.1 * DIE),
                     (12, 238.0, WALL_Y + 2.1 * DIE), (14, 260.0, WALL_Y + 1.4 * DIE),
                     (15, 261.0, WALL_Y + 1.45 * DIE), (16, 263.0, WALL_Y + 1.7 * DIE),
                     (17, 266.0, WALL_Y + 1.75 * DIE)])
     twin = track(1, [(10, 240.0, WALL_Y + 6.5 * DIE), (11, 233.0, WALL_Y + 4.9 * DIE),
-                     (12, 235.0, WALL_Y + 3.4 * DIE), (13, 241.0, wall), (14, 242.0, wall)])
+                     (12, 235.0, WALL_Y + 3.4 * DIE), (13, 241.0, wall),
+                     (14, 242.0, WALL_Y + 0.68 * DIE)])
     twin.gone = True
     twin.share(die, 10)
     tracker = tracker_with([die, twin], 30)
