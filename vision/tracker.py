@@ -447,7 +447,8 @@ class ThrowTracker:
         it is (``_claim_blobs``), a claimed blob too big for one die brings out a second die
         that flew with it (``_twin``), each claimed blob moves its dice (``_follow``: a blob of
         dice that touch is split between them), the blobs no die claimed are dice coming into
-        view (``_take_up``), and blips are forgotten (``_forget_blips``)."""
+        view (``_take_up``), blips are forgotten (``_forget_blips``), and two dice split from
+        one blob on the frame before are looked at again with where each went (``_untangle``)."""
         blobs = self._die_blobs(stats, n)
         last_boxes = {tr.ident: tr.bbox for tr in self._tracks
                       if not tr.gone and tr.frames and tr.frames[-1] == self.frame_index - 1}
