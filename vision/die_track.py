@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import math
 from dataclasses import dataclass, field
 
 
@@ -52,6 +54,40 @@ class DieTrack:
     def last(self) -> tuple[float, float]:
         return self.xs[-1], self.ys[-1]
 
+    def bend(self) -> float | None:
+        """How much its velocity changed over its last four sightings (full-res pixels per
+        frame interval, the two changes' lengths summed), if they lie on consecutive frames."""
+        if len(self.frames) < 4 or self.frames[-1] - self.frames[-4] != 3:
+            return None
+        return _bend(self.xs[-4:], self.ys[-4:])
+
+    def swap_last(self, other: DieTrack, n: int) -> None:
+        """Give its last ``n`` sightings and its blob to ``other`` and take ``other``'s (two
+        dice that one blob held, each track found following the other's die)."""
+        for name in ("xs", "ys"):
+            a, b = getattr(self, name), getattr(other, name)
+            a[-n:], b[-n:] = b[-n:], a[-n:]
+        self.bbox, other.bbox = other.bbox, self.bbox
+        self.area, other.area = other.area, self.area
+
+    def fill_from(self, twin: DieTrack, reach: float) -> int:
+        """Take ``twin``'s sightings of frames it lacks between its first and last (``twin``
+        was this die seen twice), each within ``reach`` (px per frame interval) of its
+        sightings either side; the number taken."""
+        taken = 0
+        for f, t, x, y in zip(twin.frames, twin.times, twin.xs, twin.ys, strict=True):
+            k = bisect.bisect_left(self.frames, f)
+            if k == 0 or k == len(self.frames) or self.frames[k] == f:
+                continue
+            if all(math.hypot(x - self.xs[j], y - self.ys[j]) <= reach * abs(self.frames[j] - f)
+                   for j in (k - 1, k)):
+                self.frames.insert(k, f)
+                self.times.insert(k, t)
+                self.xs.insert(k, x)
+                self.ys.insert(k, y)
+                taken += 1
+        return taken
+
     def velocity(self) -> tuple[float, float]:
         """Full-res pixels per second from the last two sightings."""
         if len(self.xs) < 2:
@@ -65,3 +101,16 @@ class DieTrack:
         vx, vy = self.velocity()
         dt = t - self.times[-1]
         return self.xs[-1] + vx * dt, self.ys[-1] + vy * dt
+
+
+def _bend(xs: list[float], ys: list[float]) -> float:
+    total = 0.0
+    for k in range(1, len(xs) - 1):
+        total += math.hypot(xs[k + 1] - 2 * xs[k] + xs[k - 1], ys[k + 1] - 2 * ys[k] + ys[k - 1])
+    return total
+
+
+def swapped_bend(a: DieTrack, b: DieTrack, n: int) -> float:
+    """The two tracks' ``bend`` summed, were their last ``n`` sightings exchanged."""
+    return (_bend(a.xs[-4:-n] + b.xs[-n:], a.ys[-4:-n] + b.ys[-n:])
+            + _bend(b.xs[-4:-n] + a.xs[-n:], b.ys[-4:-n] + a.ys[-n:]))

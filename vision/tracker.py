@@ -49,7 +49,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.cocked_cues import CockedSettings, Reader, judge_cocked
 from vision.die_silhouette import RestSilhouettes, changed_pixels, felt_in_shadow
-from vision.die_track import DieTrack
+from vision.die_track import DieTrack, swapped_bend
 from vision.observation import DieObservation, ThrowObservation
 from vision.shooter_hand import hand_near, hand_zone, near_hand, touches_border
 from vision.throw_geometry import TableGeometry, WallContact, segment_distance
@@ -97,6 +97,10 @@ class TrackerSettings:
         94 for a 16 mm die): a die seen once, with no speed yet, is looked for that far from
         where it was on the next frame (at 30 fps over 3 edges, beyond the 2.5 a die with a
         speed is given around where that speed takes it).
+    :param untangle_margin: two dice split from one blob are looked at again a frame later:
+        their parts are exchanged from the split on if that straightens their two paths (the
+        change of velocity over their last four sightings, summed) by more than this many die
+        edges per frame interval (``inf``: never).
     :param cocked: how resting dice are judged cocked (``vision.cocked_cues.CockedSettings``).
     :param wall: how a path shows a wall strike (``vision.throw_geometry.WallContact``).
     """
@@ -115,6 +119,7 @@ class TrackerSettings:
     suppress_shadows: bool = True
     felt_chroma: float = 0.04
     throw_speed: float = 100.0
+    untangle_margin: float = 0.25
     cocked: CockedSettings = field(default_factory=CockedSettings)
     wall: WallContact = field(default_factory=WallContact)
 
@@ -158,6 +163,8 @@ class ThrowTracker:
         self._start_image: np.ndarray | None = None  # the frame before the throw's motion
         self._dt = 1 / 60
         self._tracks: list[DieTrack] = []
+        # (frame, die, die): two dice split from one blob, judged again on the next frame
+        self._splits: list[tuple[int, DieTrack, DieTrack]] = []
         self._next_id = 0
         self._rest_dice: list[tuple[float, float]] = []  # where dice lay after the last throw
         self._idle_mask: np.ndarray | None = None
@@ -226,6 +233,7 @@ class ThrowTracker:
         self._felt_hue = None
         self._prev_image = self._start_image = None
         self._tracks = []
+        self._splits = []
         self._rest_dice = []
         self._idle_mask = None
         self._last_t = None
@@ -439,7 +447,8 @@ class ThrowTracker:
         it is (``_claim_blobs``), a claimed blob too big for one die brings out a second die
         that flew with it (``_twin``), each claimed blob moves its dice (``_follow``: a blob of
         dice that touch is split between them), the blobs no die claimed are dice coming into
-        view (``_take_up``), and blips are forgotten (``_forget_blips``)."""
+        view (``_take_up``), blips are forgotten (``_forget_blips``), and two dice split from
+        one blob on the frame before are looked at again with where each went (``_untangle``)."""
         blobs = self._die_blobs(stats, n)
         last_boxes = {tr.ident: tr.bbox for tr in self._tracks
                       if not tr.gone and tr.frames and tr.frames[-1] == self.frame_index - 1}
@@ -450,6 +459,28 @@ class ThrowTracker:
             self._follow(b, trs, labels, stats, cents, t, drop)
         self._take_up(blobs, claims, labels, stats, cents, t, last_boxes)
         self._forget_blips(drop)
+        self._untangle()
+
+    def _untangle(self) -> None:
+        """Two dice split from one blob on the frame before, looked at again with this frame's
+        sightings: if exchanging their parts from the split on straightens their paths, each
+        track was following the other's die. A die keeps its velocity through a crossing (one
+        flies over the other), while dice that collide both change theirs, so the split frame's
+        parts, taken by where each die was and was heading, are weighed again by where each
+        die went next (docs/replay.md, "How a wall strike is decided")."""
+        margin = self.settings.untangle_margin * self._die
+        splits, self._splits = self._splits, []
+        for f, a, b in splits:
+            if f == self.frame_index:
+                self._splits.append((f, a, b))  # split on this frame: judged on the next
+                continue
+            if f != self.frame_index - 1 or a.gone or b.gone:
+                continue
+            now = [a.bend(), b.bend()]
+            if None in now or a.frames[-2] != f or b.frames[-2] != f:
+                continue
+            if swapped_bend(a, b, 2) < now[0] + now[1] - margin:
+                a.swap_last(b, 2)
 
     def _die_blobs(self, stats, n: int) -> list[int]:
         """The blobs of a die's size (not noise, not a hand)."""
@@ -637,6 +668,8 @@ class ThrowTracker:
             tr.bbox = (int(x0), int(y0), int(x1 - x0 + 1), int(y1 - y0 + 1))
             tr.area = float(len(sel))
             tr.gone = False
+        if len(trs) == 2 and all(tr.frames[-1] == self.frame_index for tr in trs):
+            self._splits.append((self.frame_index, trs[0], trs[1]))
 
     def _predict(self, tr: DieTrack, t: float) -> tuple[float, float]:
         """Where ``tr`` should be at ``t``: on at its speed, but never through the back wall
@@ -836,6 +869,20 @@ class ThrowTracker:
         self._bg8[y0:y1, x0:x1] = work[y0:y1, x0:x1]
         self._felt_hue = None
 
+    def _fill_from_twins(self, dice: list[DieTrack]) -> None:
+        """A lost track born as the twin of a die's blob (``_twin``) and not needed for the
+        dice's count was that die seen twice: where it saw the die on frames the die's own
+        track did not (lost for a frame at the wall, its twin kept it), those sightings are
+        the die's (dev 87337: the twin held the frame of its strike)."""
+        reach = self.settings.throw_speed * self._die * self._dt
+        for tw in self._tracks:
+            if not (tw.gone and tw.moved) or tw in dice:
+                continue
+            for tr in dice:
+                if tw.shared_with == tr.ident or tr.shared_with == tw.ident:
+                    tr.fill_from(tw, reach)
+                    break
+
     def _one_die_seen_twice(
         self, frame: np.ndarray, found: list[DieTrack], silhouettes: RestSilhouettes
     ) -> list[DieTrack]:
@@ -892,6 +939,7 @@ class ThrowTracker:
         # pieces of something else (a shadow's edge, a hand).
         gone.sort(key=lambda tr: len(tr.xs), reverse=True)
         gone = gone[: max(0, self.settings.expected_dice - len(found))]
+        self._fill_from_twins(found + gone)
         silhouettes = RestSilhouettes(
             self.geometry,
             self._start_image,
