@@ -706,6 +706,11 @@ def main(argv: list[str] | None = None) -> int:
                     "on every photo unless --part is given")
     ap.add_argument("--no-pip-vote", action="store_true",
                     help="read without the pips' vote (the reader as it was before it)")
+    ap.add_argument("--pip-veto", type=float, default=None, metavar="Q",
+                    help="read with the pips' veto at quality Q (the card's pip_veto; 0: any "
+                    "clean count), below --pip-veto-below")
+    ap.add_argument("--pip-veto-below", type=float, default=2.0, metavar="C",
+                    help="--pip-veto: only on dice read below this confidence (default 2: any)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)  # the target is for one core
     from dataclasses import replace
@@ -715,6 +720,9 @@ def main(argv: list[str] | None = None) -> int:
     reader = DiceReader(a.models)
     if a.no_pip_vote or a.pips:
         reader.tuning = replace(reader.tuning, pip_veto=2.0, pip_agree=2.0)
+    if a.pip_veto is not None and not a.pips:
+        reader.tuning = replace(reader.tuning, pip_veto=a.pip_veto,
+                                pip_veto_below=a.pip_veto_below)
     if a.pips:
         results = score_pips(reader, a.leave_out or None, a.part)
         for k, n in results.items():
