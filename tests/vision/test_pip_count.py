@@ -247,3 +247,16 @@ def test_the_vote_vetoes_a_face_the_pips_deny_and_reads_one_they_confirm(reader)
     finally:
         reader.tuning = saved
 
+
+def test_the_shipped_veto_unreads_an_unsure_reading_the_pips_deny_and_spares_a_sure_one(reader):
+    # the card's veto: on below pip_veto_below (the count's own rare errors, a faint pip lost,
+    # would otherwise unread dice the classifier is sure of)
+    img = face(5, turn=20.0, **LOOKS["white pips on black"])
+    t = reader.tuning
+    unsure, sure, confirmed = reader._pip_vote(img, [
+        _reading(2, 2, (t.min_confidence + t.pip_veto_below) / 2),
+        _reading(2, 2, t.pip_veto_below), _reading(5, 5, t.min_confidence)])
+    assert unsure.value is None  # the pips make a five: not read
+    assert sure.value == 2  # read at the bound or above: kept
+    assert confirmed.value == 5
+
