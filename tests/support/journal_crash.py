@@ -42,6 +42,7 @@ class CrashResult:
     resumes_checked: int = 0     # restarts whose rebuilt state was compared with a clean replay
     acknowledged: int = 0        # highest seq the children acknowledged
     killed_before_ack: int = 0   # kills that left a committed but unacknowledged row
+    killed_after_done: int = 0   # kills that landed after the child reported the session done
     lost: int = 0                # acknowledged commands missing from the journal
     duplicated: int = 0          # rows that are not the session's next command
     chain_failures: int = 0
@@ -54,7 +55,7 @@ class CrashResult:
     def lines(self) -> list[str]:
         return [f"{name}: {getattr(self, name)}" for name in (
             "commands", "kills", "restarts", "resumes_checked", "acknowledged",
-            "killed_before_ack", "lost", "duplicated", "chain_failures", "state_mismatches",
+            "killed_before_ack", "killed_after_done", "lost", "duplicated", "chain_failures", "state_mismatches",
             "money_mismatches", "final_rows")] + [f"seconds: {self.seconds:.1f}"]
 
 
@@ -123,14 +124,20 @@ def run_crash_campaign(workdir: Path, *, seed: int, throws: int, kills: int,
             # half the kills at any moment from the start (also while the journal is being
             # opened and replayed), half while commands are being committed
             wait = rng.uniform(*delay)
+            # a kill comes before the child has committed a share of what is left, counted in
+            # acknowledged commands rather than seconds, so that a fast machine cannot finish
+            # the session before every kill has landed
+            left = max(1, len(commands) - result.acknowledged)
+            share = max(1, left // (2 * (kills - result.kills) + 1))
             if rng.random() < 0.5:
-                # while committing: after a random share of what is left, counted in
-                # acknowledged commands rather than seconds, so that a fast machine cannot
-                # finish the session before every kill has landed
-                left = max(1, len(commands) - result.acknowledged)
-                share = max(1, left // (2 * (kills - result.kills) + 1))
+                # while committing: after a random part of that share
                 _wait_for_lines(child, out_path, 1 + rng.randint(1, share))
                 wait = rng.uniform(0.0, 0.005)
+            else:
+                # at any moment from the start (also while the journal is opened and replayed),
+                # unless the share is committed first
+                _wait_for_lines(child, out_path, 1 + share, limit=wait)
+                wait = 0.0
             try:
                 child.wait(timeout=wait)
             except subprocess.TimeoutExpired:
@@ -167,6 +174,9 @@ def run_crash_campaign(workdir: Path, *, seed: int, throws: int, kills: int,
             elif line:
                 acked = max(acked, int(line))
         result.acknowledged = max(result.acknowledged, acked)
+        if done and child.returncode == -signal.SIGKILL:
+            # the kill came between the child's "done" and its exit: no restart follows
+            result.killed_after_done += 1
 
         # --- the journal as the kill left it (read-only checks)
         report = verify(journal, replay=False) if journal.exists() else None
