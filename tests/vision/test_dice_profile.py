@@ -242,6 +242,20 @@ def test_the_nearest_learnt_die_outweighs_one_picture_near_one_view(reader, prof
     assert v.pictured == b and v.die_distances[b - 1] < v.die_distances[a - 1]
 
 
+def _hesitant(reader, profile, frame, r):
+    """Die ``r`` read at 0.9, another face, the head's odds (half on each) and a verdict of the
+    pair that hesitates between them, its nearest learnt die the other face."""
+    from dataclasses import replace
+
+    r = replace(r, confidence=0.9)
+    v = profile.judge(reader.features(frame, [(*r.center, r.box[1][0])], turns=4), views=4)[0]
+    other = r.value % 6 + 1
+    odds = [0.0] * 6
+    odds[r.value - 1], odds[other - 1] = 0.5, 0.5
+    return r, other, odds, replace(v, of_pair=True, value=None, nearest=r.value,
+                                   confidence=0.5, pictured=other, probabilities=tuple(odds))
+
+
 def test_heed_the_nearest_picture_only_where_the_head_does_not_vouch(reader, profile):
     """A general reading below ``sure`` whose nearest picture is of another face loses its
     value, unless the pair's face head still gives that face at least its floor, or the
@@ -250,13 +264,7 @@ def test_heed_the_nearest_picture_only_where_the_head_does_not_vouch(reader, pro
 
     frame = cv2.imread(str(STILLS / "colours_tray.jpg"))
     r = next(d for d in reader.find(frame) if d.value is not None and not d.cocked)
-    r = replace(r, confidence=0.9)
-    v = profile.judge(reader.features(frame, [(*r.center, r.box[1][0])], turns=4), views=4)[0]
-    other = r.value % 6 + 1
-    odds = [0.0] * 6
-    odds[r.value - 1], odds[other - 1] = 0.5, 0.5
-    hesitant = replace(v, of_pair=True, value=None, nearest=r.value, confidence=0.5,
-                       pictured=other, probabilities=tuple(odds))
+    r, other, odds, hesitant = _hesitant(reader, profile, frame, r)
     assert profile.heed(r, hesitant, sure=0.97).value is None
     assert profile.heed(replace(r, confidence=0.98), hesitant, sure=0.97) == replace(
         r, confidence=0.98)
@@ -308,13 +316,7 @@ def test_heed_the_pairs_pips_where_they_make_the_face(reader, profile):
     counted = [(d, profile.count(frame, d, settings)) for d in reader.find(frame)
                if d.value is not None and not d.cocked]
     r = next(d for d, c in counted if c.count == d.value)
-    r = replace(r, confidence=0.9)
-    v = profile.judge(reader.features(frame, [(*r.center, r.box[1][0])], turns=4), views=4)[0]
-    other = r.value % 6 + 1
-    odds = [0.0] * 6
-    odds[r.value - 1], odds[other - 1] = 0.5, 0.5
-    hesitant = replace(v, of_pair=True, value=None, nearest=r.value, confidence=0.5,
-                       pictured=other, probabilities=tuple(odds))
+    r, other, odds, hesitant = _hesitant(reader, profile, frame, r)
     count = lambda: profile.count(frame, r, settings)  # noqa: E731
     pips = DiceProfile(profile.pictures, profile.faces, profile.head, profile.card,
                        profile.pips, heed_pips=True)
