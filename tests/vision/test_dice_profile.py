@@ -329,3 +329,12 @@ def test_heed_the_pairs_pips_where_they_make_the_face(reader, profile):
     assert profile.heed(unread, agreed, sure=0.97, count=count).value is None
     called = replace(hesitant, nearest=other, pictured=other)
     assert pips.heed(unread, called, sure=0.97, count=count).value is None
+    # a stranger (a white die on wood, not of the tray's pair) left unread, that the head and
+    # the nearest learnt die both call a six: its pips make no clean face, so no value
+    wood = cv2.imread(str(STILLS / "touching_white_wood.jpg"))
+    six = next(d for d in reader.find(wood) if d.best_face == 6)
+    assert profile.count(wood, six, settings).count is None
+    stranger = replace(six, value=None)
+    as_six = replace(agreed, nearest=6, pictured=6)
+    assert pips.heed(stranger, as_six, sure=0.97,
+                     count=lambda: profile.count(wood, six, settings)).value is None
