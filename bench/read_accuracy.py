@@ -231,20 +231,23 @@ def _list_profile_changes(reader, profile, photo: str, frame, labels, others, al
         if a is not None and not a.cocked:
             got = profile.judge(reader.features(frame, [(*a.center, a.box[1][0])], turns=4),
                                 views=4)[0]
+            pips = profile.count(frame, a, reader.tuning.pip_count)
             verdict = (f"| profile: {'pair' if got.of_pair else 'not the pair'} at "
                        f"{got.distance:.2f}, head {got.nearest} at {got.confidence:.2f}, "
-                       f"nearest learnt die {got.pictured}")
+                       f"nearest learnt die {got.pictured}"
+                       + ("" if pips is None else
+                          f", the pair's pips {pips.count or pips.why or 'none'}"))
         print(f"    {photo} {who}{v}: alone {_say_reading(a)}, with the profile "
               f"{_say_reading(b)} {verdict}")
 
 
 def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
-                   verbose: bool = False) -> dict:
+                   verbose: bool = False, heed_pips: bool = False) -> dict:
     """Per kind of dice: learn a profile from two photos, score the other photos' dice of that
     kind with the general reader alone and with the profile (on the ``part`` of the split, the
     general reader never trained on it; None: every other photo). ``verbose``: list the dice
     the profile leaves unread or misread, and the other kinds' dice whose reading it
-    changes."""
+    changes; ``heed_pips``: the profile heeds the pair's own pips (``DiceProfile.heed_pips``)."""
     from vision.dice import DiceReader
     from vision.dice_profile import learn, locate, read_yolo_labels
 
@@ -280,6 +283,7 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
                     dice += locate(reader, f, mine, len(frames))
                     frames.append(f)
             profile = learn(reader, frames, dice, name=f"{s} kind {k}")
+            profile.heed_pips = heed_pips
             with_profile = DiceReader(profile=profile)
             mean = colours[kind == k].mean(0).round().astype(int).tolist()
             name = f"{s} kind {k} (Lab {mean})"
@@ -317,7 +321,8 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
                   f"| profile {_short(tot['profile'])}  | learnt from {len(dice)} dice on "
                   f"{len(learn_from)} photos, faces {list(profile.card['faces'].values())}, "
                   f"match {profile.card['match_distance']}, "
-                  f"min conf {profile.card['min_confidence']}, held-out {profile.card['held_out']}",
+                  f"min conf {profile.card['min_confidence']}, held-out {profile.card['held_out']}"
+                  f", pips of {profile.card['pips']} dice",
                   flush=True)
             print(f"{'  other kinds on those photos':<34} dice {strangers['alone']['dice']:4d}  "
                   f"alone {_short(strangers['alone'])}  | profile {_short(strangers['profile'])}")
@@ -687,6 +692,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--learn", type=int, default=2, metavar="N",
                     help="--profile: learn from N photos of a kind (0: as many as show every "
                     "face three times; default 2)")
+    ap.add_argument("--profile-pips", action="store_true",
+                    help="--profile: the profiles heed the pair's own pips (off in the table)")
     ap.add_argument("--per-kind", action="store_true",
                     help="per kind of dice (dice_split.json kinds), on --part or --all")
     ap.add_argument("--leave-out", action="append", default=[], metavar="KIND",
@@ -763,7 +770,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.profile:
         results = score_profiles(reader, a.kinds, a.learn,
-                                 None if a.all else a.part, a.verbose)
+                                 None if a.all else a.part, a.verbose, a.profile_pips)
         if a.json:
             print(json.dumps(results))
         return 0

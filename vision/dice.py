@@ -810,7 +810,8 @@ class DiceReader:
                                        readings[i].box[1][0]) for i in todo], turns=4)
         out = list(readings)
         for i, v in zip(todo, self.profile.judge(feats, views=4), strict=True):
-            out[i] = self.profile.heed(readings[i], v, sure=self.tuning.sure)
+            out[i] = self.profile.heed(readings[i], v, sure=self.tuning.sure, count=lambda r=(
+                readings[i]): self.profile.count(frame, r, self.tuning.pip_count))
         return out
 
 

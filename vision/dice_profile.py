@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.profile_pips import count_pair, learn_pips
+
 PROFILE_FORMAT = 1
 # a die's crop is cut again at these offsets (die edges) and sizes when learning, so the
 # pictures cover the small errors of the detector's centre and size
@@ -130,6 +132,15 @@ def _nearest_die_per_face(d: np.ndarray, faces: np.ndarray, per_die: int,
     return _min_per_face(d, faces[::per_die])
 
 
+def _pips_make(count, face: int) -> bool:
+    """Whether the die's pips' count (``count()``, a ``PipCount`` or None; ``count`` None:
+    not asked) cleanly makes ``face``."""
+    if count is None:
+        return False
+    got = count()
+    return got is not None and got.count == face
+
+
 def fit_head(x: np.ndarray, faces: np.ndarray, w0: np.ndarray, b0: np.ndarray,
              steps: int = _HEAD_STEPS) -> tuple[np.ndarray, np.ndarray]:
     """The shipped classifier's six face rows (``w0`` 6xD, ``b0`` 6) moved to fit this pair's
@@ -165,10 +176,17 @@ class DiceProfile:
     :param faces: the face 1..6 of each picture.
     :param head: the pair's face head (6 x D weights, 6 biases) over the same features.
     :param card: what was learnt and the thresholds calibrated (JSON-able).
+    :param pips: the pair's pips' colours (``vision.profile_pips.learn_pips``'s rows; none: a
+        profile learnt before they were, or of dice whose pips no count made out).
+    :param heed_pips: whether ``heed`` asks the pair's pips (off: on the photo sets it read no
+        more of the pairs' own dice, docs/reader.md "What the pair's own pips add").
     """
 
     def __init__(self, pictures: np.ndarray, faces: np.ndarray,
-                 head: tuple[np.ndarray, np.ndarray], card: dict):
+                 head: tuple[np.ndarray, np.ndarray], card: dict, pips: np.ndarray | None = None,
+                 heed_pips: bool = False):
+        self.pips = np.zeros((0, 6), np.float32) if pips is None else np.asarray(pips, np.float32)
+        self.heed_pips = heed_pips
         self.pictures = _unit(pictures)
         self.faces = np.asarray(faces, np.int8)
         self.head = (np.asarray(head[0], np.float32), np.asarray(head[1], np.float32))
@@ -185,6 +203,15 @@ class DiceProfile:
     def known_faces(self) -> frozenset[int]:
         """The faces the profile has pictures of."""
         return self._known
+
+    def count(self, frame: np.ndarray, reading, settings=None):
+        """The pips' count of the die of ``reading`` with the pair's own pips' colours beside
+        the guessed ones (``vision.profile_pips.count_pair``); None when the profile learnt
+        none (then the pips never sway its verdict)."""
+        if not len(self.pips):
+            return None
+        return count_pair(frame, reading.center, reading.box[1][0], reading.box[2], self.pips,
+                          settings)
 
     def judge(self, features: np.ndarray, views: int = 1) -> list[ProfileVerdict]:
         """A verdict per crop's features (rows of ``DiceReader.features``). With ``views`` > 1
@@ -215,7 +242,7 @@ class DiceProfile:
                                       tuple(float(q) for q in dice)))
         return out
 
-    def heed(self, reading, verdict: ProfileVerdict, sure: float):
+    def heed(self, reading, verdict: ProfileVerdict, sure: float, count=None):
         """The general reader's ``reading`` (a ``vision.dice.DieReading``) of one die, with
         this profile's ``verdict`` of it heeded.
 
@@ -231,17 +258,26 @@ class DiceProfile:
           face at least ``min_confidence`` (the head is right on more of the pair's crops
           than the nearest die, which two photos of a pair cannot cover), nor when the
           profile has no picture of that face (a nearest die cannot gainsay a face it never
-          saw).
+          saw), nor when the pair's pips (``count``, a function giving the die's
+          ``DiceProfile.count``) make the general reader's face.
+        * A die neither reads (the general reader unread, the profile hesitating) is read
+          where the pair's pips, the head and the nearest learnt die name one face.
+
+        The pair's pips are asked only with ``heed_pips``.
         """
         v, r = verdict, reading
         if not v.of_pair:
             return r
+        if not self.heed_pips:
+            count = None
         if v.value is None:
             if (r.value is not None and r.confidence < sure and v.pictured != r.value
                     and r.value in self._known
                     and not (v.probabilities
                              and v.probabilities[r.value - 1] >= self.min_confidence)):
-                return replace(r, value=None)
+                return r if _pips_make(count, r.value) else replace(r, value=None)
+            if r.value is None and v.pictured == v.nearest and _pips_make(count, v.nearest):
+                return replace(r, value=v.nearest, best_face=v.nearest, confidence=v.confidence)
             return r
         if r.value is not None and r.value != v.value:
             return replace(r, value=None)
@@ -259,7 +295,7 @@ class DiceProfile:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as fh:
             np.savez_compressed(fh, pictures=self.pictures.astype(np.float16), faces=self.faces,
-                                head_w=self.head[0], head_b=self.head[1],
+                                head_w=self.head[0], head_b=self.head[1], pips=self.pips,
                                 card=np.frombuffer(json.dumps(self.card).encode(), np.uint8))
         return path
 
@@ -274,6 +310,8 @@ class DiceProfile:
                 card = json.loads(bytes(z["card"]).decode())
                 pictures, faces = z["pictures"].astype(np.float32), z["faces"]
                 head = (z["head_w"], z["head_b"])
+                # a profile learnt before the pips were reads as it did
+                pips = z["pips"] if "pips" in z.files else None
         except (OSError, ValueError, KeyError):
             # numpy's own message for a file that is no .npz advises loading it with pickles,
             # which a profile never holds: say only what the file is not
@@ -288,7 +326,10 @@ class DiceProfile:
         if head[0].shape != (6, pictures.shape[1]) or head[1].shape != (6,):
             raise ProfileError(f"dice profile {path}: its face head does not fit its pictures "
                                "(learn it again)")
-        return cls(pictures, faces, head, card)
+        if pips is not None and (pips.ndim != 2 or pips.shape[1] != 6):
+            raise ProfileError(f"dice profile {path}: its pips are not colour pairs (learn it "
+                               "again)")
+        return cls(pictures, faces, head, card, pips)
 
 
 def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
@@ -332,7 +373,9 @@ def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
         "min_confidence": round(min_confidence, 4),
         "held_out": held,
     }
-    return DiceProfile(x, faces_a, fit_head(x, faces_a, w0, b0), card)
+    pips = learn_pips(frames, dice, reader.tuning.pip_count)
+    card["pips"] = len(pips)
+    return DiceProfile(x, faces_a, fit_head(x, faces_a, w0, b0), card, pips)
 
 
 def _calibrate(x, faces, photos, plain, w0, b0) -> tuple[float, float, dict]:

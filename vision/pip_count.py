@@ -127,7 +127,8 @@ class PipCount:
 
 
 def count_pips(frame: np.ndarray, center: tuple[float, float], die_px: float,
-               angle: float = 0.0, settings: PipSettings | None = None) -> PipCount:
+               angle: float = 0.0, settings: PipSettings | None = None,
+               colours=None) -> PipCount:
     """The pips of the top face centred near ``center`` (image pixels) of a die ``die_px``
     pixels wide (about its edge, as the reader sized it) on a BGR ``frame``; ``angle``: the
     face's turn in degrees if known (it only turns the crop; the pattern's turn is fitted).
@@ -135,7 +136,9 @@ def count_pips(frame: np.ndarray, center: tuple[float, float], die_px: float,
     The face's colour and its pips' are the two colours of the middle of the face (split
     along the line between them, so light pips on dark, dark on light and coloured pips all
     part alike); the pips are the holes, of the pips' colour, in the face's region that holds
-    the middle: the felt and the side faces, outside that region, never count."""
+    the middle: the felt and the side faces, outside that region, never count. ``colours``:
+    a function of the middle's pixels (Lab, N x 3) giving the (face, pips) pairs to try in
+    place of the guessed ones (a learnt pair's, ``vision.profile_pips``)."""
     s = settings or PipSettings()
     if not die_px > 0:
         return PipCount(None, (), 0.0, "no size")
@@ -147,7 +150,7 @@ def count_pips(frame: np.ndarray, center: tuple[float, float], die_px: float,
     r = np.hypot(xx - c, yy - c) / _EDGE_PX
     middle = lab[r <= 0.4]
     results = [_with_colours(lab, r, face_ref, pip_ref, s)
-               for face_ref, pip_ref in _colour_pairs(middle, s)]
+               for face_ref, pip_ref in (colours or _colour_pairs)(middle, s)]
     if not results:
         return PipCount(None, (), 0.0, "contrast")
     clean = {f[0] for f in results if f[0] is not None}

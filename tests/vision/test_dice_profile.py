@@ -242,6 +242,20 @@ def test_the_nearest_learnt_die_outweighs_one_picture_near_one_view(reader, prof
     assert v.pictured == b and v.die_distances[b - 1] < v.die_distances[a - 1]
 
 
+def _hesitant(reader, profile, frame, r):
+    """Die ``r`` read at 0.9, another face, the head's odds (half on each) and a verdict of the
+    pair that hesitates between them, its nearest learnt die the other face."""
+    from dataclasses import replace
+
+    r = replace(r, confidence=0.9)
+    v = profile.judge(reader.features(frame, [(*r.center, r.box[1][0])], turns=4), views=4)[0]
+    other = r.value % 6 + 1
+    odds = [0.0] * 6
+    odds[r.value - 1], odds[other - 1] = 0.5, 0.5
+    return r, other, odds, replace(v, of_pair=True, value=None, nearest=r.value,
+                                   confidence=0.5, pictured=other, probabilities=tuple(odds))
+
+
 def test_heed_the_nearest_picture_only_where_the_head_does_not_vouch(reader, profile):
     """A general reading below ``sure`` whose nearest picture is of another face loses its
     value, unless the pair's face head still gives that face at least its floor, or the
@@ -250,13 +264,7 @@ def test_heed_the_nearest_picture_only_where_the_head_does_not_vouch(reader, pro
 
     frame = cv2.imread(str(STILLS / "colours_tray.jpg"))
     r = next(d for d in reader.find(frame) if d.value is not None and not d.cocked)
-    r = replace(r, confidence=0.9)
-    v = profile.judge(reader.features(frame, [(*r.center, r.box[1][0])], turns=4), views=4)[0]
-    other = r.value % 6 + 1
-    odds = [0.0] * 6
-    odds[r.value - 1], odds[other - 1] = 0.5, 0.5
-    hesitant = replace(v, of_pair=True, value=None, nearest=r.value, confidence=0.5,
-                       pictured=other, probabilities=tuple(odds))
+    r, other, odds, hesitant = _hesitant(reader, profile, frame, r)
     assert profile.heed(r, hesitant, sure=0.97).value is None
     assert profile.heed(replace(r, confidence=0.98), hesitant, sure=0.97) == replace(
         r, confidence=0.98)
@@ -274,3 +282,59 @@ def test_heed_the_nearest_picture_only_where_the_head_does_not_vouch(reader, pro
     assert profile.heed(r, sure_other, sure=0.97).value is None
     assert profile.heed(replace(r, value=None, best_face=other), sure_other,
                         sure=0.97).value == other
+
+
+def test_the_pairs_pips_are_kept_and_an_old_profile_reads_as_before(tmp_path, reader, profile):
+    """The pair's pips' colours are learnt from the labelled dice whose count makes their face,
+    saved and loaded with the profile; a profile written before them (no ``pips`` in its file)
+    loads, counts nothing and reads as the same profile without pips."""
+    assert profile.card["pips"] == len(profile.pips) >= 10 and profile.pips.shape[1] == 6
+    back = DiceProfile.load(profile.save(tmp_path / "pair"))
+    np.testing.assert_array_equal(back.pips, profile.pips)
+    with np.load(tmp_path / "pair.npz") as z:
+        old = {k: z[k] for k in z.files if k != "pips"}
+    np.savez_compressed(tmp_path / "old.npz", **old)
+    before = DiceProfile.load(tmp_path / "old.npz")
+    assert len(before.pips) == 0
+    frame = cv2.imread(str(STILLS / "two_colours_touching.jpg"))
+    r = reader.find(frame)[0]
+    assert before.count(frame, r) is None and back.count(frame, r) is not None
+    before.heed_pips = True
+    bare = DiceProfile(profile.pictures, profile.faces, profile.head, profile.card)
+    assert DiceReader(profile=before).find(frame) == DiceReader(profile=bare).find(frame)
+
+
+def test_heed_the_pairs_pips_where_they_make_the_face(reader, profile):
+    """With ``heed_pips``, a reading below ``sure`` that the nearest learnt die gainsays is kept
+    where the pair's pips make its face, and a die neither reads is read where the pips, the
+    head and the nearest learnt die name one face; where only the head and the nearest die
+    name a face the pips do not make (a stranger they call another face), no value."""
+    from dataclasses import replace
+
+    frame = cv2.imread(str(STILLS / "two_colours_touching.jpg"))  # not a learning photo
+    settings = reader.tuning.pip_count
+    counted = [(d, profile.count(frame, d, settings)) for d in reader.find(frame)
+               if d.value is not None and not d.cocked]
+    r = next(d for d, c in counted if c.count == d.value)
+    r, other, odds, hesitant = _hesitant(reader, profile, frame, r)
+    count = lambda: profile.count(frame, r, settings)  # noqa: E731
+    pips = DiceProfile(profile.pictures, profile.faces, profile.head, profile.card,
+                       profile.pips, heed_pips=True)
+    assert profile.heed(r, hesitant, sure=0.97, count=count).value is None  # heed_pips off
+    assert pips.heed(r, hesitant, sure=0.97, count=count) == r
+    assert pips.heed(r, hesitant, sure=0.97).value is None  # no count given
+    unread = replace(r, value=None)
+    agreed = replace(hesitant, pictured=r.value)
+    assert pips.heed(unread, agreed, sure=0.97, count=count).value == r.value
+    assert profile.heed(unread, agreed, sure=0.97, count=count).value is None
+    called = replace(hesitant, nearest=other, pictured=other)
+    assert pips.heed(unread, called, sure=0.97, count=count).value is None
+    # a stranger (a white die on wood, not of the tray's pair) left unread, that the head and
+    # the nearest learnt die both call a six: its pips make no clean face, so no value
+    wood = cv2.imread(str(STILLS / "touching_white_wood.jpg"))
+    six = next(d for d in reader.find(wood) if d.best_face == 6)
+    assert profile.count(wood, six, settings).count is None
+    stranger = replace(six, value=None)
+    as_six = replace(agreed, nearest=6, pictured=6)
+    assert pips.heed(stranger, as_six, sure=0.97,
+                     count=lambda: profile.count(wood, six, settings)).value is None
