@@ -881,6 +881,70 @@ def print_flat_cues(rows: list[dict]) -> None:
               f"  {near:>9s}  {r['partner_cocked']!s:12s}  {r['share']:.2f}   {belief}")
 
 
+def lean_centres_apart(tilt_deg: float) -> tuple[float, float]:
+    """The least and the most (die edges, in plan) that the top faces' centres of a die
+    leaning ``tilt_deg`` on a flat die lie apart, the leaning die resting on one bottom edge:
+    tipped toward the other, its raised top edge against it square-on, ``0.5 + 0.5 cos t``
+    (the least); tipped away, its raised bottom corner against the other's vertical edge, the
+    two offsets in line, ``sqrt(2)/2 + sqrt((0.5 cos t + sin t)^2 + 0.25)`` (the most)."""
+    t = math.radians(tilt_deg)
+    return (0.5 + 0.5 * math.cos(t),
+            math.sqrt(0.5) + math.hypot(0.5 * math.cos(t) + math.sin(t), 0.5))
+
+
+def bound_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
+    """Per close pair (``_close_pairs``): the tops' centres apart (die edges; ``true``: the
+    truth's top boxes, ``pips``: ``top_pips``' centres, None without both), the shadow-free
+    ``silhouettes_gap``, the top-face cue's verdicts, whether either die's shade may pass for
+    felt or shadow, the leaning die's lean (0 for two flat dice) and whether the cues (judged
+    again with ``settings``) flag either die."""
+    st = settings
+    rows = []
+    for r, (sil, frame, boxes, readings, truth, die) in _close_pairs(records, st):
+        centres = (boxes[0][0], boxes[1][0])
+        pips = [top_pips(frame, rd.center, die) for rd in readings]
+        tops = [np.array(t["rest_box"][0], float) for t in truth]
+        _, cocked = judge_cocked(sil, st, reader, frame, boxes, readings)
+        rows.append(dict(
+            seed=r["seed"], tilt=max(t["cocked_tilt_deg"] if t["cocked"] else 0.0 for t in truth),
+            true=float(np.linalg.norm(tops[0] - tops[1])) / die,
+            pips=None if None in pips else math.dist(pips[0].center, pips[1].center) / die,
+            gap=silhouettes_gap(sil, frame, *centres, st.pair_touch_chroma),
+            tilted=tuple(top_faces(sil.geometry, st, frame, boxes, readings)),
+            hides=any(felt_coloured(sil, frame, c, st.pair_felt_colour)
+                      or shade_like_shadow(sil, frame, c) for c in centres),
+            flagged=any(cocked)))
+    return rows
+
+
+def print_bound(rows: list[dict]) -> None:
+    """The tops' centres apart from the geometry (``lean_centres_apart``) against
+    ``bound_rows``' measured ones, and the shadow-free silhouettes' gap by what the top-face
+    cue sees, over the pairs neither of whose shades may pass for felt or shadow."""
+    print("geometry: a die leaning t on a flat die, its top's centre from the other's (edges, "
+          "in plan): least, most")
+    for t in (10, 15, 20, 30, 45):
+        print(f"  {t:2d} deg  {lean_centres_apart(t)[0]:.2f}  {lean_centres_apart(t)[1]:.2f}")
+    groups = [("flat", lambda r: r["tilt"] == 0),
+              ("flat, a die flagged", lambda r: r["tilt"] == 0 and r["flagged"])]
+    for lo, hi in ((10, 15), (15, 20), (20, 30), (30, 46)):
+        groups.append((f"leaning {lo}-{hi} deg", lambda r, lo=lo, hi=hi: lo <= r["tilt"] < hi))
+    print(f"{'pairs':22s} {'n':>4s}  {'tops centres apart (truth)':34s} "
+          f"{'n':>4s}  tops centres apart (pips)")
+    for name, keep in groups:
+        g = [r for r in rows if keep(r)]
+        p = [r["pips"] for r in g if r["pips"] is not None]
+        print(f"{name:22s} {len(g):4d}  {spread([r['true'] for r in g]):34s} {len(p):4d}  "
+              f"{spread(p)}")
+    print("silhouettes_gap, shadows left out, neither shade like felt or shadow: both tops "
+          "square | neither seen tilted (a top not measured counts)")
+    for name, keep in groups:
+        g = [r for r in rows if keep(r) and not r["hides"] and r["gap"] is not None]
+        sq = [r["gap"] for r in g if r["tilted"][0] is False and r["tilted"][1] is False]
+        seen = [r["gap"] for r in g if not any(bool(t) for t in r["tilted"] if t is not None)]
+        print(f"{name:22s} {len(sq):4d}  {spread(sq):34s} {len(seen):4d}  {spread(seen)}")
+
+
 def shadow_reach(sil, frame: np.ndarray, a, b, r_edges: float = 2.5):
     """The hard shadows of two close dice whose top centres are ``a`` and ``b`` (image
     points): ``(reach_a, reach_b, whole, dark)``. The shadow is the felt darkened evenly
@@ -1048,6 +1112,10 @@ def main(argv: list[str] | None = None) -> int:
     fla.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     fla.add_argument("--why", action="store_true",
                      help="for each pair-cue flag, what each clearing proof measured")
+    bnd = sub.add_parser("bound", help="close pairs' tops' centres apart and silhouettes' gap, "
+                                       "flat against leaning")
+    bnd.add_argument("sets", type=Path, nargs="+")
+    bnd.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     sha = sub.add_parser("shadows", help="close pairs' shadow reach, flat against leaning")
     sha.add_argument("sets", type=Path, nargs="+")
     sha.add_argument("-v", "--verbose", action="store_true", help="one line per pair")
@@ -1081,6 +1149,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "faces":
         print_faces(face_rows(records, reader))
+        return 0
+    if args.step == "bound":
+        print_bound(bound_rows(records, reader, CockedSettings(**parse_set(args.set))))
         return 0
     if args.step == "shadows":
         print_shadows(shadow_rows(records), args.verbose)
