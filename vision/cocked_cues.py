@@ -249,8 +249,9 @@ class CockedSettings:
     :param pair_gap_square: ...the gap proves it only where the top-face cue finds both tops
         whole and square; off, where it sees neither top tilted (a top it cannot measure, a
         glare, a top merged with a side of its shade, counts as not seen tilted): the touch
-        lies in both silhouettes whatever the tops show, and what can hide it is the shade
-        the two shade tests look for and the neck (docs/replay.md).
+        lies in both silhouettes whatever the tops show; what can hide it is the neck and a
+        face that passes for shadow, which the shade tests see only down to a quarter of the
+        die's light (docs/replay.md: a table under one hard lamp wants it on).
     :param pair_band_clear: a close pair whose band between the tops (``band_between``: the
         hull of the two whole top squares less the tops and their rims) holds no more than
         this many faces of pixels off the felt's chromaticity lies flat: a die leaning on the
@@ -1094,8 +1095,8 @@ def lie_flat_together(silhouettes: RestSilhouettes, settings: CockedSettings, fr
     leaning on the other shows the face that was against it between them), or their
     silhouettes, shadows left out, lie ``pair_clear_gap`` apart with both tops whole and
     square (with ``pair_gap_square`` off: neither seen tilted) and neither die's shaded face
-    able to pass for a shadow or felt (a lean needs a touch), or, with ``pair_band_clear``, the band between their tops is the felt
-    (``felt_band``)."""
+    able to pass for a shadow or felt (a lean needs a touch), or, with ``pair_band_clear``,
+    the band between their tops is the felt (``felt_band``)."""
     die = silhouettes.geometry.die
     st = settings
     if st.pair_tops_touch is not None and None not in readings:
