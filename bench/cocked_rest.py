@@ -9,7 +9,8 @@
     .venv/bin/python bench/cocked_rest.py capture --seed 85000 --throws 200 --cases cocked_die \
         --out /tmp/rest-85000.pkl
     .venv/bin/python bench/cocked_rest.py pairs /tmp/rest-85000.pkl [--set NAME=VALUE ...]
-    .venv/bin/python bench/cocked_rest.py flats /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
+    .venv/bin/python bench/cocked_rest.py flats /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] [--why]
+    .venv/bin/python bench/cocked_rest.py bound /tmp/rest-85000.pkl [...]
     .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
     .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-84000.pkl [...] --picture P.png --seeds S,S
     .venv/bin/python bench/cocked_rest.py bands /tmp/rest-80000.pkl [...] [-v]
@@ -28,7 +29,9 @@ and over dice leaning on the wall by lean angle, before a cue is wired in (docs/
 top face's centre from its pips (``vision.top_pips``) against the reader's and the truth's, and
 the wall cue's shift measured from each; ``pairs`` each throw with a die leaning on the other
 die (``--cases cocked_die`` captures only those): the dice found, their distance, the pair
-cue's measurements and flags; ``flats`` each flat die flagged, by the cue that flags it.
+cue's measurements and flags; ``flats`` each flat die flagged, by the cue that flags it (with ``--why``, for each the pair
+cue flags, what every clearing proof measured); ``bound`` the tops' centres apart and the
+shadow-free silhouettes' gap of close pairs, flat against leaning, beside the geometry's bound.
 
 The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
 while the throws run (the tracker and the cues run as the table runs them). Physical seeds
