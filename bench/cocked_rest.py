@@ -9,7 +9,8 @@
     .venv/bin/python bench/cocked_rest.py capture --seed 85000 --throws 200 --cases cocked_die \
         --out /tmp/rest-85000.pkl
     .venv/bin/python bench/cocked_rest.py pairs /tmp/rest-85000.pkl [--set NAME=VALUE ...]
-    .venv/bin/python bench/cocked_rest.py flats /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
+    .venv/bin/python bench/cocked_rest.py flats /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] [--why]
+    .venv/bin/python bench/cocked_rest.py bound /tmp/rest-85000.pkl [...]
     .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...]
     .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-84000.pkl [...] --picture P.png --seeds S,S
     .venv/bin/python bench/cocked_rest.py bands /tmp/rest-80000.pkl [...] [-v]
@@ -28,7 +29,9 @@ and over dice leaning on the wall by lean angle, before a cue is wired in (docs/
 top face's centre from its pips (``vision.top_pips``) against the reader's and the truth's, and
 the wall cue's shift measured from each; ``pairs`` each throw with a die leaning on the other
 die (``--cases cocked_die`` captures only those): the dice found, their distance, the pair
-cue's measurements and flags; ``flats`` each flat die flagged, by the cue that flags it.
+cue's measurements and flags; ``flats`` each flat die flagged, by the cue that flags it (with ``--why``, for each the pair
+cue flags, what every clearing proof measured); ``bound`` the tops' centres apart and the
+shadow-free silhouettes' gap of close pairs, flat against leaning, beside the geometry's bound.
 
 The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
 while the throws run (the tracker and the cues run as the table runs them). Physical seeds
@@ -77,8 +80,10 @@ from vision.cocked_cues import (  # noqa: E402
     polygons_gap,
     shade_like_shadow,
     silhouettes_gap,
+    silhouettes_touch,
     top_face_shape,
     top_faces,
+    top_region,
     top_square,
     tops_gap,
     wall_faces,
@@ -711,7 +716,8 @@ def draw_bands(records: list[dict], seeds: list[int], settings: CockedSettings, 
     _write_tiles(tiles, path)
 
 
-def flat_cue_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
+def flat_cue_rows(records: list[dict], reader, settings: CockedSettings,
+                  why_pairs: bool = False) -> list[dict]:
     """Per flat die flagged (judged again with ``settings``), the cues that flag it, in
     ``judge_cocked``'s order: ``pair`` (the pair cue takes it for the leaning die of a close
     pair), ``reader`` (the reader's flag, where no pair cue overrides it), ``wall`` (the wall
@@ -759,12 +765,111 @@ def flat_cue_rows(records: list[dict], reader, settings: CockedSettings) -> list
                 cues.append("top face")
             if faces[i]:
                 cues.append("wall face")
-            rows.append(dict(seed=r["seed"], cues=cues, colour=t.get("colour"),
+            why = None
+            if why_pairs and "pair" in cues:
+                j = min(others, key=lambda k: math.dist(boxes[k][0], boxes[i][0]))
+                why = pair_why(sil, st, reader, frame, boxes, readings, i, j)
+            rows.append(dict(seed=r["seed"], cues=cues, colour=t.get("colour"), why=why,
                              wall=geo.wall_distance(*boxes[i][0])[0] / die, near=near,
                              partner_cocked=any(u is not None and u["cocked"] for u in truth),
                              share=cocked_share(rds[i]),
                              belief=None if beliefs is None else beliefs[i]))
     return rows
+
+
+def _top_why(settings: CockedSettings, frame: np.ndarray, reading, die: float) -> str:
+    """Why ``top_square`` takes a read die's top for a whole square or not: "ok", else the
+    first test it fails (no reading, the pips against the reader's face, the region's size
+    or squareness)."""
+    st = settings
+    if reading is None:
+        return "no reading"
+    face = reading.value if reading.value is not None else getattr(reading, "best_face", None)
+    pips = top_pips(frame, reading.center, die)
+    if pips is None or face is None:
+        return "no pips" if pips is None else "no face"
+    if pips.count != int(face):
+        return f"pips {pips.count}/{face}"
+    if math.dist(pips.center, reading.center) > st.wall_pip_agree * die:
+        return f"pips off {math.dist(pips.center, reading.center) / die:.2f}"
+    seen = []
+    for seams in (False, True) if st.pair_top_seams else (False,):
+        region = top_region(frame, reading.center, die, seams=seams)
+        if region is None:
+            seen.append("none")
+            continue
+        ys, xs = np.nonzero(region)
+        (_, _), (bw, bh), _ = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+        long, short = max(bw, bh) / die, min(bw, bh) / die
+        if st.pair_top_size[0] <= long <= st.pair_top_size[1] and (
+                short >= st.pair_top_square * long):
+            return "ok"
+        seen.append(f"{long:.2f}x{short:.2f}")
+    return "region " + "/".join(seen)
+
+
+def pair_why(sil, settings: CockedSettings, reader, frame: np.ndarray, boxes: list,
+             readings: list, i: int, j: int) -> dict:
+    """For a close pair ``i``, ``j`` the pair cue flags: each clearing proof's measurements,
+    so that the one that fails shows. ``model``: the lean model's beliefs, the largest
+    ``lean_scores``, the shadow-free silhouettes' touch and the top-face cue (clears where
+    the beliefs <= ``pair_min_lean``, the score <= ``pair_clear_score``, no touch, both tops
+    square); ``tops``: each top's ``top_square`` verdict (``_top_why``) and ``tops_gap``
+    (clears within ``pair_tops_touch``); ``hides``: a die whose shade may pass for felt or
+    shadow (the gap and the band then prove nothing); ``gap``: ``silhouettes_gap`` (clears
+    at ``pair_clear_gap``); ``band``: ``band_between`` (clears by ``felt_band``);
+    ``centres``: the tops' pips' centres apart (die edges; None without both pips)."""
+    st = settings
+    geo = sil.geometry
+    die = geo.die
+    rd = [readings[k] if k < len(readings) else None for k in (i, j)]
+    centres = (boxes[i][0], boxes[j][0])
+    tilted = top_faces(geo, st, frame, boxes, readings)
+    beliefs = lean_beliefs(geo, st, reader, frame, boxes, readings)
+    scores = (lean_scores(sil, st, frame, rd[0], rd[1]) if None not in rd else None)
+    touch = silhouettes_touch(sil, frame, centres[0], centres[1], st.pair_touch_chroma)
+    tops = [_top_why(st, frame, r, die) for r in rd]
+    gap = tops_gap(st, frame, tuple(rd), die, st.wall_pip_agree) if None not in rd else None
+    hides = [k for k, c in zip((i, j), centres, strict=True)
+             if felt_coloured(sil, frame, c, st.pair_felt_colour)
+             or shade_like_shadow(sil, frame, c)]
+    pips = [top_pips(frame, r.center, die) if r is not None else None for r in rd]
+    return dict(
+        beliefs=None if beliefs is None else (beliefs[i], beliefs[j]),
+        score=None if scores is None else max(scores), touch=touch,
+        tilted=(tilted[i], tilted[j]), tops=tops, tops_gap=gap, hides=hides,
+        sil_gap=silhouettes_gap(sil, frame, *centres, st.pair_touch_chroma),
+        band=band_between(sil, st, frame, tuple(rd)) if None not in rd else None,
+        centres=None if None in pips else math.dist(pips[0].center, pips[1].center) / die)
+
+
+def print_pair_why(rows: list[dict], settings: CockedSettings) -> None:
+    """``flat_cue_rows``' pair-cue flags, one line each: every clearing proof's measurements
+    and, in capitals, what fails it (``pair_why``)."""
+    st = settings
+    print("\nwhy the pair cue's flags on flat dice stand (what fails in capitals)")
+    print("seed   apart  model (beliefs; score; touch; tops square)      tops (each; gap)"
+          "                 hides  sil gap  band (area dark dice off)     pips apart")
+    for r in rows:
+        w = r.get("why")
+        if w is None:
+            continue
+        b = w["beliefs"]
+        model = ("-" if b is None else f"{b[0]:.2f}/{b[1]:.2f}"
+                 + ("" if max(b) <= st.pair_min_lean else " HIGH"))
+        score = "-" if w["score"] is None else f"{w['score']:+.2f}" + (
+            "" if w["score"] <= st.pair_clear_score else " HIGH")
+        square = "/".join({True: "T", False: "s", None: "?"}[v] for v in w["tilted"])
+        model = f"{model}; {score}; {'TOUCH' if w['touch'] else 'apart'}; {square}"
+        gap = "-" if w["tops_gap"] is None else f"{w['tops_gap']:+.2f}"
+        tops = f"{w['tops'][0]}, {w['tops'][1]}; {gap}"
+        sil_gap = "-" if w["sil_gap"] is None else f"{w['sil_gap']:.2f}"
+        v = w["band"]
+        band = "-" if v is None else (f"{v.area:.2f} {v.dark:.2f} {v.dice_off_felt:.2f} "
+                                      f"{v.off_felt:.2f}")
+        centres = "-" if w["centres"] is None else f"{w['centres']:.2f}"
+        print(f"{r['seed']}  {r['near']:5.2f}  {model:44s}  {tops:32s} "
+              f"{'Y' if w['hides'] else '-':5s}  {sil_gap:7s}  {band:28s}  {centres}")
 
 
 def print_flat_cues(rows: list[dict]) -> None:
@@ -777,6 +882,70 @@ def print_flat_cues(rows: list[dict]) -> None:
         belief = "-" if r["belief"] is None else f"{r['belief']:.2f}"
         print(f"{r['seed']}  {'+'.join(r['cues']):20s}  {r['colour']!s:6s}  {r['wall']:4.2f}"
               f"  {near:>9s}  {r['partner_cocked']!s:12s}  {r['share']:.2f}   {belief}")
+
+
+def lean_centres_apart(tilt_deg: float) -> tuple[float, float]:
+    """The least and the most (die edges, in plan) that the top faces' centres of a die
+    leaning ``tilt_deg`` on a flat die lie apart, the leaning die resting on one bottom edge:
+    tipped toward the other, its raised top edge against it square-on, ``0.5 + 0.5 cos t``
+    (the least); tipped away, its raised bottom corner against the other's vertical edge, the
+    two offsets in line, ``sqrt(2)/2 + sqrt((0.5 cos t + sin t)^2 + 0.25)`` (the most)."""
+    t = math.radians(tilt_deg)
+    return (0.5 + 0.5 * math.cos(t),
+            math.sqrt(0.5) + math.hypot(0.5 * math.cos(t) + math.sin(t), 0.5))
+
+
+def bound_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
+    """Per close pair (``_close_pairs``): the tops' centres apart (die edges; ``true``: the
+    truth's top boxes, ``pips``: ``top_pips``' centres, None without both), the shadow-free
+    ``silhouettes_gap``, the top-face cue's verdicts, whether either die's shade may pass for
+    felt or shadow, the leaning die's lean (0 for two flat dice) and whether the cues (judged
+    again with ``settings``) flag either die."""
+    st = settings
+    rows = []
+    for r, (sil, frame, boxes, readings, truth, die) in _close_pairs(records, st):
+        centres = (boxes[0][0], boxes[1][0])
+        pips = [top_pips(frame, rd.center, die) for rd in readings]
+        tops = [np.array(t["rest_box"][0], float) for t in truth]
+        _, cocked = judge_cocked(sil, st, reader, frame, boxes, readings)
+        rows.append(dict(
+            seed=r["seed"], tilt=max(t["cocked_tilt_deg"] if t["cocked"] else 0.0 for t in truth),
+            true=float(np.linalg.norm(tops[0] - tops[1])) / die,
+            pips=None if None in pips else math.dist(pips[0].center, pips[1].center) / die,
+            gap=silhouettes_gap(sil, frame, *centres, st.pair_touch_chroma),
+            tilted=tuple(top_faces(sil.geometry, st, frame, boxes, readings)),
+            hides=any(felt_coloured(sil, frame, c, st.pair_felt_colour)
+                      or shade_like_shadow(sil, frame, c) for c in centres),
+            flagged=any(cocked)))
+    return rows
+
+
+def print_bound(rows: list[dict]) -> None:
+    """The tops' centres apart from the geometry (``lean_centres_apart``) against
+    ``bound_rows``' measured ones, and the shadow-free silhouettes' gap by what the top-face
+    cue sees, over the pairs neither of whose shades may pass for felt or shadow."""
+    print("geometry: a die leaning t on a flat die, its top's centre from the other's (edges, "
+          "in plan): least, most")
+    for t in (10, 15, 20, 30, 45):
+        print(f"  {t:2d} deg  {lean_centres_apart(t)[0]:.2f}  {lean_centres_apart(t)[1]:.2f}")
+    groups = [("flat", lambda r: r["tilt"] == 0),
+              ("flat, a die flagged", lambda r: r["tilt"] == 0 and r["flagged"])]
+    for lo, hi in ((10, 15), (15, 20), (20, 30), (30, 46)):
+        groups.append((f"leaning {lo}-{hi} deg", lambda r, lo=lo, hi=hi: lo <= r["tilt"] < hi))
+    print(f"{'pairs':22s} {'n':>4s}  {'tops centres apart (truth)':34s} "
+          f"{'n':>4s}  tops centres apart (pips)")
+    for name, keep in groups:
+        g = [r for r in rows if keep(r)]
+        p = [r["pips"] for r in g if r["pips"] is not None]
+        print(f"{name:22s} {len(g):4d}  {spread([r['true'] for r in g]):34s} {len(p):4d}  "
+              f"{spread(p)}")
+    print("silhouettes_gap, shadows left out, neither shade like felt or shadow: both tops "
+          "square | neither seen tilted (a top not measured counts)")
+    for name, keep in groups:
+        g = [r for r in rows if keep(r) and not r["hides"] and r["gap"] is not None]
+        sq = [r["gap"] for r in g if r["tilted"][0] is False and r["tilted"][1] is False]
+        seen = [r["gap"] for r in g if not any(bool(t) for t in r["tilted"] if t is not None)]
+        print(f"{name:22s} {len(sq):4d}  {spread(sq):34s} {len(seen):4d}  {spread(seen)}")
 
 
 def shadow_reach(sil, frame: np.ndarray, a, b, r_edges: float = 2.5):
@@ -944,6 +1113,12 @@ def main(argv: list[str] | None = None) -> int:
     fla = sub.add_parser("flats", help="the flat dice flagged, by the cue that flags each")
     fla.add_argument("sets", type=Path, nargs="+")
     fla.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    fla.add_argument("--why", action="store_true",
+                     help="for each pair-cue flag, what each clearing proof measured")
+    bnd = sub.add_parser("bound", help="close pairs' tops' centres apart and silhouettes' gap, "
+                                       "flat against leaning")
+    bnd.add_argument("sets", type=Path, nargs="+")
+    bnd.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     sha = sub.add_parser("shadows", help="close pairs' shadow reach, flat against leaning")
     sha.add_argument("sets", type=Path, nargs="+")
     sha.add_argument("-v", "--verbose", action="store_true", help="one line per pair")
@@ -978,6 +1153,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.step == "faces":
         print_faces(face_rows(records, reader))
         return 0
+    if args.step == "bound":
+        print_bound(bound_rows(records, reader, CockedSettings(**parse_set(args.set))))
+        return 0
     if args.step == "shadows":
         print_shadows(shadow_rows(records), args.verbose)
         return 0
@@ -990,7 +1168,11 @@ def main(argv: list[str] | None = None) -> int:
         print_bands(band_rows(records, reader, st), st, args.verbose)
         return 0
     if args.step == "flats":
-        print_flat_cues(flat_cue_rows(records, reader, CockedSettings(**parse_set(args.set))))
+        st = CockedSettings(**parse_set(args.set))
+        rows = flat_cue_rows(records, reader, st, args.why)
+        print_flat_cues(rows)
+        if args.why:
+            print_pair_why(rows, st)
         return 0
     if args.step == "gaps" and args.picture is not None:
         draw_gaps(records, [int(v) for v in args.seeds.split(",") if v],

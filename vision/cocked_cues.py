@@ -246,6 +246,12 @@ class CockedSettings:
         (``felt_coloured``), lies flat: a lean needs a touch, and the touch a shadow can hide
         is a leaning die's neck or a strip of its shaded face (at most 0.17 edge on the dev
         sets). None: off.
+    :param pair_gap_square: ...the gap proves it only where the top-face cue finds both tops
+        whole and square; off, where it sees neither top tilted (a top it cannot measure, a
+        glare, a top merged with a side of its shade, counts as not seen tilted): the touch
+        lies in both silhouettes whatever the tops show; what can hide it is the neck and a
+        face that passes for shadow, which the shade tests see only down to a quarter of the
+        die's light (docs/replay.md: a table under one hard lamp wants it on).
     :param pair_band_clear: a close pair whose band between the tops (``band_between``: the
         hull of the two whole top squares less the tops and their rims) holds no more than
         this many faces of pixels off the felt's chromaticity lies flat: a die leaning on the
@@ -320,6 +326,7 @@ class CockedSettings:
     pair_top_square: float = 0.88
     pair_top_seams: bool = True
     pair_clear_gap: float | None = 0.25
+    pair_gap_square: bool = False
     pair_band_clear: float | None = 0.03
     pair_band_area: float = 0.15
     pair_band_dark: float = 0.02
@@ -1087,27 +1094,30 @@ def lie_flat_together(silhouettes: RestSilhouettes, settings: CockedSettings, fr
     squares touch (``tops_gap`` within ``pair_tops_touch``: two flat dice that touch; a die
     leaning on the other shows the face that was against it between them), or their
     silhouettes, shadows left out, lie ``pair_clear_gap`` apart with both tops whole and
-    square and neither die's shaded face able to pass for a shadow or felt (a lean needs a
-    touch), or, with ``pair_band_clear``, the band between their tops is the felt
-    (``felt_band``)."""
+    square (with ``pair_gap_square`` off: neither seen tilted) and neither die's shaded face
+    able to pass for a shadow or felt (a lean needs a touch), or, with ``pair_band_clear``,
+    the band between their tops is the felt (``felt_band``)."""
     die = silhouettes.geometry.die
     st = settings
     if st.pair_tops_touch is not None and None not in readings:
         gap = tops_gap(st, frame, readings, die, st.wall_pip_agree)
         if gap is not None and abs(gap) <= st.pair_tops_touch:
             return True
-    if ((st.pair_clear_gap is None and st.pair_band_clear is None)
-            or tilted[0] is not False or tilted[1] is not False):
+    square = tilted[0] is False and tilted[1] is False
+    # a top the cue cannot measure does not hide the touch from the silhouettes
+    gap_seen = st.pair_clear_gap is not None and (square or (
+        not st.pair_gap_square and not any(bool(t) for t in tilted if t is not None)))
+    band_seen = st.pair_band_clear is not None and square and None not in readings
+    if not (gap_seen or band_seen):
         return False
     if any(felt_coloured(silhouettes, frame, c, st.pair_felt_colour)
            or shade_like_shadow(silhouettes, frame, c) for c in centres):
         return False
-    if st.pair_clear_gap is not None:
+    if gap_seen:
         gap = silhouettes_gap(silhouettes, frame, centres[0], centres[1], st.pair_touch_chroma)
         if gap is not None and gap >= st.pair_clear_gap:
             return True
-    return st.pair_band_clear is not None and None not in readings and felt_band(
-        band_between(silhouettes, st, frame, readings), st)
+    return band_seen and felt_band(band_between(silhouettes, st, frame, readings), st)
 
 
 def felt_band(band: PairBand | None, settings: CockedSettings) -> bool:
