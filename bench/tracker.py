@@ -36,25 +36,16 @@ from tests.support.throws import (  # noqa: E402
     throw_clips,
     truth_ruling,
 )
-from vision.cocked_cues import CockedSettings  # noqa: E402
+from vision.judgement_settings import SettingError, from_text, tracker_settings  # noqa: E402
 from vision.simulator.worlds import WORLDS, world_of  # noqa: E402
-from vision.throw_geometry import WallContact  # noqa: E402
 from vision.tracker import ThrowTracker, TrackerSettings  # noqa: E402
-
-PARTS = {"cocked": CockedSettings, "wall": WallContact}
 
 CASES = SIM_CASES
 
 
 def make_settings(overrides: dict | None, geometric_cocked: bool = True) -> TrackerSettings:
-    """TrackerSettings with ``overrides`` (field -> value; a CockedSettings or WallContact field
-    goes to its part)."""
-    parts = {"cocked": {"geometric_cocked": geometric_cocked}, "wall": {}, "": {}}
-    for name, value in (overrides or {}).items():
-        part = next((k for k, cls in PARTS.items() if name in cls.__dataclass_fields__), "")
-        parts[part][name] = value
-    return TrackerSettings(cocked=CockedSettings(**parts["cocked"]),
-                           wall=WallContact(**parts["wall"]), **parts[""])
+    """TrackerSettings with ``overrides`` (field -> value, as ``--set`` gives them)."""
+    return tracker_settings(overrides, geometric_cocked=geometric_cocked)
 
 
 # The reader's model folder (``--models DIR``: a candidate's nets and card); None: the shipped.
@@ -309,20 +300,12 @@ def main() -> int:
         global READER_MODELS
         READER_MODELS = args.models
     overrides = {}
-    defaults = {name: getattr(obj, name) for obj in (TrackerSettings(), CockedSettings(),
-                                                     WallContact())
-                for name in obj.__dataclass_fields__ if name not in PARTS}
     for item in args.set:
         name, _, value = item.partition("=")
-        if name not in defaults or not value:
-            ap.error(f"--set {item!r}: expected NAME=VALUE with NAME one of {sorted(defaults)}")
-        default = defaults[name]
-        if isinstance(default, bool):
-            overrides[name] = value.lower() in ("1", "true", "on", "yes")
-        elif default is None:  # scale
-            overrides[name] = int(value)
-        else:
-            overrides[name] = type(default)(value)
+        try:
+            overrides[name] = from_text(name, value)
+        except SettingError as exc:
+            ap.error(f"--set {item!r}: {exc}")
     cv2.setNumThreads(1)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})

@@ -105,6 +105,8 @@ class TableConfig:
     journal: JournalConfig
     dice: DiceConfig
     path: Path | None = None  # the file it was read from
+    # [judgement]: settings of the throw judgement by name (vision/judgement_settings.py)
+    judgement: dict[str, Any] = field(default_factory=dict)
 
 
 # key -> (type(s), what to write): the schema every section is checked against
@@ -136,6 +138,7 @@ _SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], str]]] = {
     "dice": {
         "profiles": ((list,), 'one path or "" per pair of dice, e.g. ["", ""]'),
     },
+    "judgement": {},  # any field of the judgement's settings: checked by _judgement
     "rules": {
         "min_players": ((int,), "a whole number, at least 2 (R-P1)"),
         "out_of_bounds": ((str,), '"at_rest" or "any_time" (R-I1)'),
@@ -154,6 +157,8 @@ def _check_types(data: dict, where: Path) -> None:
         if not isinstance(value, dict):
             raise ConfigError(f"{where}: {section} must be a table ([{section}]), got {value!r}")
         keys = _SCHEMA[section]
+        if section == "judgement":
+            continue
         for key, item in value.items():
             if key not in keys:
                 raise ConfigError(f"{where}: unknown key {key!r} in [{section}]; known keys: "
@@ -224,6 +229,19 @@ def _dice(raw: dict, where: Path, pairs: int) -> DiceConfig:
     return DiceConfig(profiles=tuple(profiles))
 
 
+def _judgement(raw: dict, where: Path) -> dict[str, Any]:
+    if not raw:
+        return {}
+    from vision.judgement_settings import SettingError, tracker_settings  # the vision stack
+
+    try:
+        tracker_settings(raw)
+    except SettingError as exc:
+        raise ConfigError(f"{where}: [judgement] {exc} (docs/configuration.md, "
+                          "\"[judgement]\")") from None
+    return dict(raw)
+
+
 def parse_config(data: dict, where: Path) -> TableConfig:
     """A TableConfig from the decoded TOML of ``where`` (named in every error)."""
     _check_types(data, where)
@@ -249,6 +267,7 @@ def parse_config(data: dict, where: Path) -> TableConfig:
         journal=_journal(data.get("journal", {}), where),
         dice=_dice(data.get("dice", {}), where, rules.dice_pairs),
         path=where,
+        judgement=_judgement(data.get("judgement", {}), where),
     )
 
 

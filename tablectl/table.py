@@ -97,6 +97,8 @@ class Table:
     :param state_dir: where throw pictures are kept (default: the journal's folder).
     :param reopen_backoff: (first, longest) wait in seconds before reopening a failed camera.
     :param tracker: a ready ``ThrowTracker`` (tests, the benchmark); default: one is built.
+    :param tracker_settings: the ``TrackerSettings`` of the tracker built (``[judgement]`` of
+        table.toml); None: the defaults.
     :param keep_images: keep only the pictures of this many last throws on disk (the demo,
         which runs for hours on a temporary folder); None keeps every picture.
     :param clock: monotonic seconds (the camera's back-off, event waits).
@@ -115,6 +117,7 @@ class Table:
         tracker: Any = None,
         clock: Callable[[], float] = time.monotonic,
         keep_images: int | None = None,
+        tracker_settings: Any = None,
     ) -> None:
         self._journal = journal
         self._rules = journal.rules
@@ -149,7 +152,7 @@ class Table:
                 raise ValueError("a Table with a camera source needs its calibration")
             from vision.tracker import ThrowTracker
 
-            self._tracker = ThrowTracker(calibration, annotate=True)
+            self._tracker = ThrowTracker(calibration, settings=tracker_settings, annotate=True)
         if self._tracker is not None and self._readers:  # the pair in use (R-E2, R-X1)
             self._tracker.reader = self._reader_for(journal.game.dice_pair)
         self._backoff = reopen_backoff
@@ -168,7 +171,7 @@ class Table:
         Overrides: ``journal`` (an open Journal) or ``journal_path``; ``source`` (a frame
         source, or None for no camera); ``lights`` (an object with show/close, or None);
         ``pin_factory`` (gpiozero's, for the real ``Lights``); ``readers``; ``calibration``;
-        ``state_dir``; ``reopen_backoff``; ``tracker``; ``keep_images``.
+        ``state_dir``; ``reopen_backoff``; ``tracker``; ``keep_images``; ``tracker_settings``.
         """
         journal = overrides.pop("journal", None)
         if journal is None:
@@ -199,6 +202,10 @@ class Table:
                 calibration = getattr(source, "calibration", None) if \
                     config.camera.source == "simulator" else None
             calibration = calibration or config.calibration
+            if config.judgement and "tracker_settings" not in overrides:
+                from vision.judgement_settings import tracker_settings
+
+                overrides["tracker_settings"] = tracker_settings(config.judgement)
             return cls(journal, source=source, calibration=calibration, lights=lights,
                        readers=readers, **overrides)
         except BaseException:

@@ -112,3 +112,37 @@ def test_every_key_is_documented_in_the_file_and_the_docs():
             assert re.search(rf"^{key} = .*#", shipped, re.M), \
                 f"{section}.{key} has no comment in table.toml"
             assert f"`{key}`" in docs, f"{section}.{key} is not in docs/configuration.md"
+
+
+def test_judgement_settings_by_name_reach_the_tables_tracker(tmp_path):
+    from tablectl.table import Table
+
+    path = write(tmp_path, "pair_gap_square = true\nuntangle_margin = 1\npair_band_clear = false\n")
+    path.write_text(path.read_text().replace('source = "picamera2"', 'source = "simulator"'))
+    config = load_config(path)
+    assert config.judgement == {"pair_gap_square": True, "untangle_margin": 1,
+                                "pair_band_clear": False}
+    table = Table.from_config(config, journal_path=tmp_path / "j.sqlite", lights=None,
+                              readers=[])
+    try:
+        settings = table._tracker.settings
+        assert settings.cocked.pair_gap_square is True
+        assert settings.untangle_margin == 1.0 and settings.cocked.pair_band_clear is None
+        assert settings.wall == type(settings.wall)()  # what was not named keeps its default
+    finally:
+        table.close()
+
+
+@pytest.mark.parametrize("extra, hint", [
+    ("pair_gap_sqare = true", "unknown setting 'pair_gap_sqare'"),
+    ("pair_gap_square = 1", "pair_gap_square = 1 has the wrong type; write true or false"),
+    ('untangle_margin = "0.3"', "untangle_margin = '0.3' has the wrong type; write a number"),
+    ("pair_top_size = [0.8, 1.1]", "unknown setting 'pair_top_size'"),  # no single value
+])
+def test_a_wrong_judgement_setting_stops_the_start_and_says_what_to_write(tmp_path, extra,
+                                                                          hint):
+    path = write(tmp_path, extra + "\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert str(path) in str(err.value) and "[judgement]" in str(err.value)
+    assert hint in str(err.value)
