@@ -73,6 +73,10 @@ class WallContact:
         speed over this many frame intervals, reaching ``reach``: it had turned there before it
         was seen (fast, blurred). The reach so grows with the speed and the frame interval: a
         die leaving at 40 edges/s is 2.7 edges out two frames later at 30 fps, 0.7 at 120.
+    :param leave_speed: a die first seen within reach of the wall, not moving toward or away
+        from it on its first step, then leaving it at least this fast (edges/s), was first seen
+        at its turn: the frame of its strike, blurred over its way in and out (a die rocking
+        by the wall moves a few edges/s; only the wall sends a die sitting at it off that fast).
     :param other_reach: a reversal with another die's centre within this...
     :param other_nearer: ...that lies at least this much nearer the wall is that die's doing.
         The die is judged where it turned (a rebound's turn; a die first seen leaving the
@@ -91,6 +95,7 @@ class WallContact:
     stop_decel: float = 600.0
     restitution: float = 0.3
     born_frames: float = 2.0
+    leave_speed: float = 15.0
     other_reach: float = 1.6
     other_nearer: float = 0.4
     other_window_s: float = 0.05
@@ -271,7 +276,36 @@ class TableGeometry:
                 if back <= w.reach and not (other_between(0, times[0], turn, at)
                                             or other_between(1, times[1], turn, at)):
                     found.append(("born", times[0], back))
+        # 5. first seen at its turn: first made out on the frame of its strike (blurred, seen at
+        # the mean of its way in and out, so its first step is neither), then leaving fast. It
+        # is judged where it turned, nearer than that mean, as a rebound is: a die lying at the
+        # wall beside it no more turned it than it turns a die striking the wall beside it
+        turned = self._born_at_turn(d, times, along, speed, frame_dt, slow)
+        if turned is not None and not (other_between(0, times[0], turned)
+                                       or other_between(1, times[1], turned)):
+            found.append(("born", times[0], turned))
         return found
+
+    def _born_at_turn(self, d: list[float], times: list[float], along: list[bool], speed,
+                      frame_dt: float, slow: float) -> float | None:
+        """How far out a path that begins at its turn turned, or None: its first step slower
+        than ``slow`` either way, the two after it leaving the wall steadily, one of them at
+        ``leave_speed`` or more, and its first two sightings within the reach a rebound at that
+        speed has (``cube_reach``, ``view_shift`` and ``blur_share`` of the way it travels in
+        a frame interval leaving: it came in at least as fast). It turned nearer than it was
+        seen by that share of its travel (the blur), never nearer than half an edge."""
+        w = self.contact
+        if len(d) < 4 or not (along[0] and along[1]):
+            return None
+        v0, v1, v2 = speed(0, 1), speed(1, 2), speed(2, 3)
+        if v0 is None or v1 is None or v2 is None or abs(v0) >= slow:
+            return None
+        if min(v1, v2) < slow or max(v1, v2) < w.leave_speed:
+            return None
+        blur = w.blur_share * v1 * frame_dt
+        if max(d[0], d[1]) > min(w.reach, w.cube_reach + w.view_shift + blur):
+            return None
+        return max(0.5, min(d[0], d[1]) - blur)
 
     @staticmethod
     def _sharpest_slowing(times: list[float], speed, j: int, i: int) -> float:

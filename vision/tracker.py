@@ -101,6 +101,10 @@ class TrackerSettings:
         their parts are exchanged from the split on if that straightens their two paths (the
         change of velocity over their last four sightings, summed) by more than this many die
         edges per frame interval (``inf``: never).
+    :param energy_margin: two dice that each took a blob the other could have are exchanged
+        if, as taken, they would together move faster than they did by more than this many
+        die edges per frame interval and exchanged not (``ThrowTracker._keep_energy``;
+        ``inf``: never).
     :param cocked: how resting dice are judged cocked (``vision.cocked_cues.CockedSettings``).
     :param wall: how a path shows a wall strike (``vision.throw_geometry.WallContact``).
     """
@@ -120,6 +124,7 @@ class TrackerSettings:
     felt_chroma: float = 0.04
     throw_speed: float = 100.0
     untangle_margin: float = 0.25
+    energy_margin: float = 0.25
     cocked: CockedSettings = field(default_factory=CockedSettings)
     wall: WallContact = field(default_factory=WallContact)
 
@@ -523,6 +528,7 @@ class ThrowTracker:
         # leave one without a blob because the other's nearest blob is the first's)
         miss = 1.0 + len(active) * max(cost.values(), default=gate)
         claims_k = self._assign(len(active), blobs, cost, miss)
+        self._keep_energy(active, claims_k, cost, cents, t)
         taken_t = set(claims_k)
         for k, b in claims_k.items():
             claims.setdefault(b, []).append(active[k])
@@ -564,6 +570,45 @@ class ThrowTracker:
                         drop.add(tr.ident)
                     break
         return claims, drop
+
+    def _keep_energy(self, active: list[DieTrack], claims_k: dict[int, int], cost: dict,
+                     cents, t: float) -> None:
+        """Two dice that each took a blob the other could have taken exchange them if, as
+        taken, the two would move faster than they did (their speeds' root sum of squares, a
+        frame interval's travel, against each die's faster of its last two intervals) by more
+        than ``energy_margin`` while exchanged they would not: nothing on the table gives a
+        thrown die speed (dice flying past each other keep theirs, dice that collide, the
+        wall and the felt take it), and two dice that meet and stop, each taken to have gone
+        on to where the other stopped, would both speed up."""
+        margin = self.settings.energy_margin * self._die
+        if not math.isfinite(margin):
+            return
+        s = self._s
+
+        def fastest(tr: DieTrack) -> float | None:  # px per frame interval
+            if len(tr.xs) < 3 or not tr.moved or tr.frames[-1] != self.frame_index - 1:
+                return None
+            if tr.shared_until >= self.frame_index - 3:  # a shared blob's parts move apart
+                return None
+            return max(math.hypot(tr.xs[j] - tr.xs[j - 1], tr.ys[j] - tr.ys[j - 1])
+                       / (tr.times[j] - tr.times[j - 1]) for j in (-1, -2)) * self._dt
+
+        def step(tr: DieTrack, b: int) -> float:
+            return (math.hypot(cents[b][0] * s - tr.xs[-1], cents[b][1] * s - tr.ys[-1])
+                    / (t - tr.times[-1]) * self._dt)
+
+        for k1, k2 in itertools.combinations(sorted(claims_k), 2):
+            b1, b2 = claims_k[k1], claims_k[k2]
+            if (k1, b2) not in cost or (k2, b1) not in cost:
+                continue
+            a, b = active[k1], active[k2]
+            fa, fb = fastest(a), fastest(b)
+            if fa is None or fb is None:
+                continue
+            was = math.hypot(fa, fb) + margin
+            if (math.hypot(step(a, b1), step(b, b2)) > was
+                    and math.hypot(step(a, b2), step(b, b1)) <= was):
+                claims_k[k1], claims_k[k2] = b2, b1
 
     def _twin(self, b: int, trs: list[DieTrack], stats, live: int):
         """The dice of blob ``b``, with a second die if it is too big for its one (and the
