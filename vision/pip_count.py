@@ -80,6 +80,9 @@ class PipSettings:
         pips; the pips are then found as what stands out of its surroundings (a median over
         ``own_window`` die edges) by at least ``own_step`` (Lab) in one direction of colour,
         in round blobs of one size, and only blobs of that colour are pips.
+    :param own_glare: ... there an empty place holding pixels this much lighter (Lab L) than
+        their surroundings is not plain body (a glare may hide a pip);
+    :param own_floor: ... and a face so counted must pass with at least this quality.
     """
 
     min_contrast: float = 22.0
@@ -105,6 +108,8 @@ class PipSettings:
     own_colour: bool = False
     own_window: float = 0.4
     own_step: float = 8.0
+    own_glare: float = 25.0
+    own_floor: float = 0.0
 
     @classmethod
     def from_card(cls, values: dict | None) -> PipSettings:
@@ -556,11 +561,14 @@ def _with_own(diff, r, axis, s: PipSettings):
     range lies round them."""
     t = diff @ (axis / float(axis @ axis))
     # a glare on an empty place may hide a pip: that place is not plain body
-    unlike = np.where(diff[:, :, 0] > s.glare, 1.0, np.clip(t, 0.0, 1.0))
+    unlike = np.where(diff[:, :, 0] > s.own_glare, 1.0, np.clip(t, 0.0, 1.0))
     inner = r <= s.reach + 0.1
     found = []
     for depth in s.depths:
         f = _pattern(((t > depth) & inner).astype(np.uint8), unlike, s)
         # the pips' colour was found from two blobs or more: one is not this face's
         found.append((None, f[1], 0.0, "1 pip") if f[0] == 1 else f)
-    return _agreed(found)
+    count, pips, quality, why = _agreed(found)
+    if count is not None and quality < s.own_floor:
+        return None, pips, 0.0, "own colour's margin"
+    return count, pips, quality, why
