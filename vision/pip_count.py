@@ -75,6 +75,14 @@ class PipSettings:
         as they are for the empty places' test; None: off.
     :param past_off: a blob looked past (``glare_over``, ``sliver``) comes no nearer than this
         many grid steps to any of the nine grid places, or the face is not clean.
+    :param own_colour: also count with the pips' own colour (``_own_pair``): on a marbled or
+        smoky body the middle's two colours are often two shades of the body, not body and
+        pips; the pips are then found as what stands out of its surroundings (a median over
+        ``own_window`` die edges) by at least ``own_step`` (Lab) in one direction of colour,
+        in round blobs of one size, and only blobs of that colour are pips.
+    :param own_glare: ... there an empty place holding pixels this much lighter (Lab L) than
+        their surroundings is not plain body (a glare may hide a pip);
+    :param own_floor: ... and a face so counted must pass with at least this quality.
     """
 
     min_contrast: float = 22.0
@@ -97,6 +105,11 @@ class PipSettings:
     sliver: float | None = None
     past_off: float = 0.0
     sliver_long: float = 2.5
+    own_colour: bool = False
+    own_window: float = 0.4
+    own_step: float = 8.0
+    own_glare: float = 25.0
+    own_floor: float = 0.0
 
     @classmethod
     def from_card(cls, values: dict | None) -> PipSettings:
@@ -151,6 +164,10 @@ def count_pips(frame: np.ndarray, center: tuple[float, float], die_px: float,
     middle = lab[r <= 0.4]
     results = [_with_colours(lab, r, face_ref, pip_ref, s)
                for face_ref, pip_ref in (colours or _colour_pairs)(middle, s)]
+    if s.own_colour:
+        own = _own_pair(lab, r, s)
+        if own is not None:
+            results.append(_with_own(own[0], r, own[1], s))
     if not results:
         return PipCount(None, (), 0.0, "contrast")
     clean = {f[0] for f in results if f[0] is not None}
@@ -190,6 +207,12 @@ def _with_colours(lab, r, face_ref, pip_ref, s: PipSettings):
         light = np.where(pale, lab[:, :, 0] - max(face_ref[0], pip_ref[0]), -1e9)
     found = [_at_depth(np.where(glare, 0.0, t), off_face, r, unlike, s, depth, light)
              for depth in s.depths]
+    return _agreed(found)
+
+
+def _agreed(found):
+    """The depths' one clean face, else the shallowest's failure (a clean face at each of two
+    depths that differ is no count)."""
     clean = {f[0] for f in found if f[0] is not None}
     if len(clean) > 1:
         return None, [], 0.0, "depths disagree"
@@ -314,8 +337,7 @@ def _pattern(holes: np.ndarray, unlike: np.ndarray, s: PipSettings, light=None):
         x, y, bw, bh, area = stats[j]
         blob = labels[y:y + bh, x:x + bw] == j
         stretch = _elongation(blob)
-        if (max(bw, bh) > 1.8 * min(bw, bh) or area < 0.45 * bw * bh
-                or 2 * math.sqrt(area / math.pi) / _EDGE_PX > s.one_across[1]
+        if (_boxy(bw, bh, area) or 2 * math.sqrt(area / math.pi) / _EDGE_PX > s.one_across[1]
                 or stretch > s.round_):
             # lighter than the die's own colours and not a disc: a reflection, not a pip
             if light is not None and float(np.percentile(
@@ -440,6 +462,11 @@ def _halves(blob: np.ndarray) -> list[tuple[float, float]]:
     return [tuple(map(float, pts[side].mean(axis=0))), tuple(map(float, pts[~side].mean(axis=0)))]
 
 
+def _boxy(bw: int, bh: int, area: int) -> bool:
+    """Whether a blob's box is too long, or the blob fills too little of it, for a disc."""
+    return max(bw, bh) > 1.8 * min(bw, bh) or area < 0.45 * bw * bh
+
+
 def _elongation(blob: np.ndarray) -> float:
     """A blob's long axis over its short one, from its second moments (1 for a disc)."""
     mo = cv2.moments(blob.astype(np.uint8), binaryImage=True)
@@ -469,3 +496,82 @@ def _fit(rel: np.ndarray, pattern: np.ndarray) -> tuple[float, float, float]:
     worst = np.where(one_each, worst, np.inf)
     best = int(np.argmin(worst))
     return step, float(turns[best]), float(worst[best] / step)
+
+
+def _own_pair(lab, r, s: PipSettings):
+    """The pips' own colour on a mottled body: the pixels unlike what lies round them in one
+    direction of colour (lighter, darker, redder, ...) whose round blobs of a pip's size are
+    the most of one size (at least two; of as many, a chromatic set before a pale one, since
+    a reflection is white). Returns (each pixel less what lies round it, the pips' step of
+    colour from their surroundings, without its lightness for chromatic pips) or None."""
+    k = 2 * int(s.own_window * _EDGE_PX / 2) + 1
+    around = cv2.medianBlur(np.clip(lab, 0, 255).astype(np.uint8), k).astype(np.float32)
+    diff = lab - around
+    inner = r <= s.reach
+    n = lab.shape[0]
+    c = n / 2 - 0.5
+    lo, hi = (math.pi / 4 * (v * _EDGE_PX) ** 2 for v in s.pip_across)
+    best = None
+    for ch in range(3):
+        for sign in (1.0, -1.0):
+            mask = ((sign * diff[:, :, ch] > s.own_step) & inner).astype(np.uint8)
+            m, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            blobs = []
+            for j in range(1, m):
+                x, y, bw, bh, area = stats[j]
+                if not lo <= area <= hi:
+                    continue
+                if math.hypot(cents[j][0] - c, cents[j][1] - c) / _EDGE_PX > s.reach:
+                    continue
+                blob = labels[y:y + bh, x:x + bw] == j
+                if _boxy(bw, bh, area) or _elongation(blob) > s.round_:
+                    continue
+                blobs.append((float(area), j))
+            blobs.sort()
+            # the most blobs of one size
+            most, at = 0, 0
+            for i in range(len(blobs)):
+                e = i
+                while e + 1 < len(blobs) and blobs[e + 1][0] <= s.sizes_alike * blobs[i][0]:
+                    e += 1
+                if e - i + 1 > most:
+                    most, at = e - i + 1, i
+            if most < 2:
+                continue
+            pix = np.isin(labels, [j for _, j in blobs[at:at + most]])
+            pips = _median(lab[pix])
+            step = _median(diff[pix])
+            chroma = math.hypot(pips[1] - 128.0, pips[2] - 128.0) >= s.pip_chroma
+            # the most blobs first (a white pip's bluish rim makes a few chromatic specks), a
+            # chromatic set before a pale one of as many (a reflection is white)
+            key = (most, chroma)
+            if best is None or key > best[0]:
+                best = (key, step, chroma)
+    if best is None:
+        return None
+    _, step, chroma = best
+    axis = step.copy()
+    if chroma:
+        axis[0] = 0.0
+    if float(np.linalg.norm(axis)) < s.own_step:
+        return None
+    return diff, axis
+
+
+def _with_own(diff, r, axis, s: PipSettings):
+    """The face counted with the pips as the pixels that stand out of what lies round them
+    towards the pips' own colour (at each depth of the way), whatever else of the body's
+    range lies round them."""
+    t = diff @ (axis / float(axis @ axis))
+    # a glare on an empty place may hide a pip: that place is not plain body
+    unlike = np.where(diff[:, :, 0] > s.own_glare, 1.0, np.clip(t, 0.0, 1.0))
+    inner = r <= s.reach + 0.1
+    found = []
+    for depth in s.depths:
+        f = _pattern(((t > depth) & inner).astype(np.uint8), unlike, s)
+        # the pips' colour was found from two blobs or more: one is not this face's
+        found.append((None, f[1], 0.0, "1 pip") if f[0] == 1 else f)
+    count, pips, quality, why = _agreed(found)
+    if count is not None and quality < s.own_floor:
+        return None, pips, 0.0, "own colour's margin"
+    return count, pips, quality, why

@@ -133,17 +133,23 @@ def test_a_six_with_rows_apart_wider_than_its_columns_is_counted_with_six_rows(t
 @pytest.mark.parametrize("value", range(1, 7))
 def test_the_dark_rules_count_every_constructed_face_and_no_glare_or_faint_pip_misleads(value,
                                                                                    look):
-    for turn in (0.0, 33.0):
-        assert count_pips(face(value, turn=turn, **LOOKS[look]), (80, 80), 44,
-                          settings=DARK).count == value
+    _every_face_counted_and_none_misled(value, look, DARK, (0.0, 33.0))
+
+
+def _every_face_counted_and_none_misled(value, look, settings, turns):
+    """The face counted at each turn; a glare, a faint pip or a side face's pips give no other
+    count."""
+    for turn in turns:
+        got = count_pips(face(value, turn=turn, **LOOKS[look]), (80, 80), 44, settings=settings)
+        assert got.count == value, (turn, got.why)
         glared = face(value, turn=turn, glare=True, **LOOKS[look])
-        assert count_pips(glared, (80, 80), 44, settings=DARK).count in (None, value)
+        assert count_pips(glared, (80, 80), 44, settings=settings).count in (None, value)
     for faint in range(value):
         img = face(value, faint=faint, turn=12.0, **LOOKS[look])
-        assert count_pips(img, (80, 80), 44, settings=DARK).count in (None, value)
+        assert count_pips(img, (80, 80), 44, settings=settings).count in (None, value)
     if value in (2, 3, 5, 6):
         img = face(value, turn=10.0, side_pips=True, **LOOKS[look])
-        assert count_pips(img, (80, 80), 44, settings=DARK).count in (None, value)
+        assert count_pips(img, (80, 80), 44, settings=settings).count in (None, value)
 
 
 def _dark_photo_dice():
@@ -259,4 +265,70 @@ def test_the_shipped_veto_unreads_an_unsure_reading_the_pips_deny_and_spares_a_s
     assert unsure.value is None  # the pips make a five: not read
     assert sure.value == 2  # read at the bound or above: kept
     assert confirmed.value == 5
+
+
+
+# the card's settings, the pips' own colour on (own_colour) among them
+CARD = PipSettings.from_card(json.loads(
+    (Path(__file__).resolve().parents[2] / "vision" / "models" / "dice_reader.json")
+    .read_text())["thresholds"]["pip_count"])
+PLAIN = replace(CARD, own_colour=False)
+
+
+def _own_photo_dice():
+    frame = cv2.imread(str(STILLS / "own_pips.png"))
+    return frame, json.loads((STILLS / "own_pips.json").read_text())
+
+
+def test_the_card_counts_with_the_pips_own_colour():
+    assert CARD.own_colour and CARD.own_floor > 0
+
+
+@pytest.mark.parametrize("k", range(5))
+def test_marbled_photo_dice_are_counted_right_by_the_pips_own_colour_and_unsure_without(k):
+    """Red pips on marbled blue bodies and white pips on a blue body with a reflection, of the
+    dev photos (fixtures/stills/README.md): the middle's two colours are two shades of the
+    marbling, so without the pips' own colour the count is unsure; with it, right."""
+    frame, dice = _own_photo_dice()
+    d = dice[k]
+    assert not d["hides"]
+    at = (tuple(d["center"]), d["die_px"], d["angle"])
+    assert count_pips(frame, *at, settings=PLAIN).count is None
+    got = count_pips(frame, *at, settings=CARD)
+    assert got.count == d["value"], got.why
+    assert len(got.pips) == d["value"]
+
+
+def test_a_glare_over_a_pip_of_a_marbled_five_makes_no_four():
+    """A marbled five whose middle pip a white glare hides: the pips' own colour finds its four
+    corners; the glare on the middle place is not plain body (own_glare), so it is no four,
+    wherever about its centre it is looked at."""
+    frame, dice = _own_photo_dice()
+    d = next(d for d in dice if d["hides"])
+    shifts = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+
+    def counts(s):
+        return {count_pips(frame, (d["center"][0] + dx, d["center"][1] + dy), d["die_px"],
+                           d["angle"], s).count for dx, dy in shifts}
+
+    assert counts(CARD) <= {None, d["value"]}
+    assert counts(replace(CARD, own_glare=1e9)) == {4}
+
+
+@pytest.mark.parametrize("value", [2, 4, 5, 6])
+@pytest.mark.parametrize("turn", [0.0, 30.0])
+def test_a_white_reflection_arc_is_not_a_pip_of_red_pips(value, turn):
+    """A smoky body's white arc beside red pips: not of the pips' own colour, so not a pip (the
+    middle's colours count it unsure: the arc is a blob not a pip there)."""
+    img = face(value, turn=turn, **LOOKS["red pips on smoky"])
+    cv2.ellipse(img, (80, 80), (19, 19), turn, 200, 240, (255, 255, 255), 2, cv2.LINE_AA)
+    got = count_pips(img, (80.0, 80.0), 44.0, settings=CARD)
+    assert got.count == value, got.why
+    assert count_pips(img, (80.0, 80.0), 44.0, settings=PLAIN).count is None
+
+
+@pytest.mark.parametrize("look", sorted(LOOKS))
+@pytest.mark.parametrize("value", range(1, 7))
+def test_the_card_counts_every_constructed_face_and_nothing_misleads_it(value, look):
+    _every_face_counted_and_none_misled(value, look, CARD, (0.0, 17.0, 45.0, 71.0))
 
