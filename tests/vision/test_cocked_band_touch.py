@@ -29,13 +29,13 @@ def rest(repo_root):
     spec.loader.exec_module(module)
     reader = DiceReader()
 
-    def throw(seed: int, case: str) -> dict:
+    def throw(seed: int, case: str, found: int = 2) -> dict:
         records = module.capture("physical", seed, 1, (640, 480), reader, log=lambda *_: None,
                                  cases=[case])
-        assert len(records) == 1 and len(records[0]["boxes"]) == 2
+        assert len(records) == 1 and len(records[0]["boxes"]) == found
         return records[0]
 
-    return reader, throw
+    return reader, throw, module
 
 
 def _judge(reader, r, settings):
@@ -53,7 +53,7 @@ def test_a_die_leaning_on_the_other_at_a_corner_is_not_cleared_by_felt_beside_th
     tops' rims take in, and the rest of the band is open felt either side of the touch, so the
     band alone reads as felt. The silhouettes touch, so the band proves nothing: a die of the
     pair goes to the operator, where without the touch test the throw was paid."""
-    reader, throw = rest
+    reader, throw, _ = rest
     r = throw(88259, "cocked_die")
     lean = [t["cocked"] and t["cocked_on"] for t in r["truth"]]
     assert sorted(lean, key=str) == [False, "die"]
@@ -67,8 +67,19 @@ def test_a_die_leaning_on_the_other_at_a_corner_is_not_cleared_by_felt_beside_th
 def test_two_flat_dice_apart_are_still_cleared_by_the_felt_between_them(rest):
     """Two flat yellow dice 0.2 edge apart in their shadow (dev 84008): their shadow-free
     silhouettes do not touch, so the band of felt still proves them flat."""
-    reader, throw = rest
+    reader, throw, _ = rest
     r = throw(84008, "none_hits")
     assert not any(t["cocked"] for t in r["truth"])
     assert not _touch(r)
     assert _judge(reader, r, ON) == [False, False]
+
+
+def test_a_cocked_throw_with_a_die_not_found_is_counted_apart_by_the_bench(rest):
+    """Two blue dice on blue felt, one leaning 10.6 degrees on the other (dev 88252), seen as
+    one blob: one die found, no cue flags it, and the table sends the throw to the operator
+    for the die not found; ``judge`` counts it among the cocked throws unflagged and apart."""
+    reader, throw, bench = rest
+    r = throw(88252, "cocked_die", found=1)
+    n, misses = bench.judge([r], ON, reader)
+    assert n["cocked_throws_unflagged"] == 1 and n["cocked_throws_unflagged_unfound"] == 1
+    assert misses[0] == "88252: cocked throw, no die flagged (a die not found: the operator's)"
