@@ -5,11 +5,9 @@ read as the table does (R-I2: a die not proved flat goes to the operator)."""
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
 
-import pytest
-
+from tests.vision import test_cocked_band as band_tests
 from vision.cocked_cues import (
     CockedSettings,
     band_between,
@@ -17,25 +15,11 @@ from vision.cocked_cues import (
     judge_cocked,
     silhouettes_touch,
 )
-from vision.dice import DiceReader
 
 ON = CockedSettings()
 
-
-@pytest.fixture(scope="module")
-def rest(repo_root):
-    spec = importlib.util.spec_from_file_location("cocked_rest", repo_root / "bench" / "cocked_rest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    reader = DiceReader()
-
-    def throw(seed: int, case: str, found: int = 2) -> dict:
-        records = module.capture("physical", seed, 1, (640, 480), reader, log=lambda *_: None,
-                                 cases=[case])
-        assert len(records) == 1 and len(records[0]["boxes"]) == found
-        return records[0]
-
-    return reader, throw, module
+# the band's tests' fixture: (reader, throw(seed, case), the bench module)
+rest = band_tests.rest
 
 
 def _judge(reader, r, settings):
@@ -78,8 +62,11 @@ def test_a_cocked_throw_with_a_die_not_found_is_counted_apart_by_the_bench(rest)
     """Two blue dice on blue felt, one leaning 10.6 degrees on the other (dev 88252), seen as
     one blob: one die found, no cue flags it, and the table sends the throw to the operator
     for the die not found; ``judge`` counts it among the cocked throws unflagged and apart."""
-    reader, throw, bench = rest
-    r = throw(88252, "cocked_die", found=1)
+    reader, _, bench = rest
+    records = bench.capture("physical", 88252, 1, (640, 480), reader, log=lambda *_: None,
+                            cases=["cocked_die"])
+    assert len(records) == 1 and len(records[0]["boxes"]) == 1
+    r = records[0]
     n, misses = bench.judge([r], ON, reader)
     assert n["cocked_throws_unflagged"] == 1 and n["cocked_throws_unflagged_unfound"] == 1
     assert misses[0] == "88252: cocked throw, no die flagged (a die not found: the operator's)"
