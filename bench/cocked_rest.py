@@ -146,7 +146,9 @@ def capture(world: str, seed0: int, throws: int, size: tuple[int, int], reader,
 
 
 def judge(records: list[dict], settings: CockedSettings, reader) -> tuple[Counter, list[str]]:
-    """The cues judged again on kept rest frames: counts and the seeds of each miss."""
+    """The cues judged again on kept rest frames: counts and the seeds of each miss (a cocked
+    throw unflagged with fewer than two dice found is counted apart too: the table rules it
+    the operator's, a die not found)."""
     n, misses = Counter(), []
     for r in records:
         if not r["boxes"]:
@@ -158,7 +160,11 @@ def judge(records: list[dict], settings: CockedSettings, reader) -> tuple[Counte
             n["cocked_throws"] += 1
             if not any(cocked):
                 n["cocked_throws_unflagged"] += 1
-                misses.append(f"{r['seed']}: cocked throw, no die flagged")
+                # a die not found at rest sends the throw to the operator whatever the cues say
+                unfound = len(r["boxes"]) < 2
+                n["cocked_throws_unflagged_unfound"] += unfound
+                misses.append(f"{r['seed']}: cocked throw, no die flagged"
+                              + (" (a die not found: the operator's)" if unfound else ""))
         for i, t in enumerate(truth):
             if t is None or not t["at_rest_in_area"]:
                 continue
@@ -1191,7 +1197,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(records)} throws: flat dice flagged {n['flat_flagged']}/{n['flat']} "
           f"({100 * n['flat_flagged'] / flat:.1f}%), cocked dice flagged "
           f"{n['cocked_flagged']}/{n['cocked']}, cocked throws unflagged "
-          f"{n['cocked_throws_unflagged']}/{n['cocked_throws']}")
+          f"{n['cocked_throws_unflagged']}/{n['cocked_throws']}"
+          + (f" ({n['cocked_throws_unflagged_unfound']} with a die not found: the operator's)"
+             if n["cocked_throws_unflagged_unfound"] else ""))
     return 0
 
 

@@ -262,6 +262,11 @@ class CockedSettings:
         of pixels too dark to keep a colour, and the tops' chromaticity lies
         ``pair_band_dice`` or more from the felt's (and neither die's shade passes for felt
         or for the felt in shadow). It clears the pair only. None: off.
+    :param pair_band_apart: the band proves a pair flat only where the shadow-free
+        silhouettes do not touch (``silhouettes_touch``): a die leaning on the other touches
+        it, and one turned to the other and touching it at a corner shows the face that was
+        against it as a strip the tops' rims take in, the rest of the band being open felt
+        either side of the touch (docs/replay.md: dev 88259).
     :param pair_band_area: see ``pair_band_clear``.
     :param pair_band_dark: see ``pair_band_clear``.
     :param pair_band_dice: see ``pair_band_clear``.
@@ -328,6 +333,7 @@ class CockedSettings:
     pair_clear_gap: float | None = 0.25
     pair_gap_square: bool = False
     pair_band_clear: float | None = 0.03
+    pair_band_apart: bool = True
     pair_band_area: float = 0.15
     pair_band_dark: float = 0.02
     pair_band_dice: float = 0.2
@@ -1096,7 +1102,8 @@ def lie_flat_together(silhouettes: RestSilhouettes, settings: CockedSettings, fr
     silhouettes, shadows left out, lie ``pair_clear_gap`` apart with both tops whole and
     square (with ``pair_gap_square`` off: neither seen tilted) and neither die's shaded face
     able to pass for a shadow or felt (a lean needs a touch), or, with ``pair_band_clear``,
-    the band between their tops is the felt (``felt_band``)."""
+    the band between their tops is the felt (``felt_band``) and, with ``pair_band_apart``,
+    their shadow-free silhouettes do not touch."""
     die = silhouettes.geometry.die
     st = settings
     if st.pair_tops_touch is not None and None not in readings:
@@ -1117,7 +1124,11 @@ def lie_flat_together(silhouettes: RestSilhouettes, settings: CockedSettings, fr
         gap = silhouettes_gap(silhouettes, frame, centres[0], centres[1], st.pair_touch_chroma)
         if gap is not None and gap >= st.pair_clear_gap:
             return True
-    return band_seen and felt_band(band_between(silhouettes, st, frame, readings), st)
+    if not (band_seen and felt_band(band_between(silhouettes, st, frame, readings), st)):
+        return False
+    # a lean needs a touch: felt in the band beside one is not felt between the dice
+    return not (st.pair_band_apart and silhouettes_touch(
+        silhouettes, frame, centres[0], centres[1], st.pair_touch_chroma))
 
 
 def felt_band(band: PairBand | None, settings: CockedSettings) -> bool:
