@@ -718,6 +718,12 @@ def main(argv: list[str] | None = None) -> int:
                     "clean count), below --pip-veto-below")
     ap.add_argument("--pip-veto-below", type=float, default=2.0, metavar="C",
                     help="--pip-veto: only on dice read below this confidence (default 2: any)")
+    ap.add_argument("--pip-agree", type=float, default=None, metavar="Q",
+                    help="read with the agree vote at quality Q (the card's pip_agree; above 1: "
+                    "no agree vote)")
+    ap.add_argument("--pip-agree-floor", type=float, default=None, metavar="F",
+                    help="the agree vote's lowest likeliest-face confidence (the card's "
+                    "pip_agree_floor)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)  # the target is for one core
     from dataclasses import replace
@@ -730,6 +736,10 @@ def main(argv: list[str] | None = None) -> int:
     if a.pip_veto is not None and not a.pips:
         reader.tuning = replace(reader.tuning, pip_veto=a.pip_veto,
                                 pip_veto_below=a.pip_veto_below)
+    if a.pip_agree is not None and not a.pips:
+        reader.tuning = replace(reader.tuning, pip_agree=a.pip_agree)
+    if a.pip_agree_floor is not None and not a.pips:
+        reader.tuning = replace(reader.tuning, pip_agree_floor=a.pip_agree_floor)
     if a.pips:
         results = score_pips(reader, a.leave_out or None, a.part)
         for k, n in results.items():
