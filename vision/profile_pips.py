@@ -16,6 +16,7 @@ found on the die (a die's own blobs may be too few, or of a reflection's colour)
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
