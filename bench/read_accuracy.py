@@ -242,7 +242,7 @@ def _list_profile_changes(reader, profile, photo: str, frame, labels, others, al
 
 
 def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
-                   verbose: bool = False, heed_pips: bool = False) -> dict:
+                   verbose: bool = False, heed_pips: bool = True) -> dict:
     """Per kind of dice: learn a profile from two photos, score the other photos' dice of that
     kind with the general reader alone and with the profile (on the ``part`` of the split, the
     general reader never trained on it; None: every other photo). ``verbose``: list the dice
@@ -692,8 +692,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--learn", type=int, default=2, metavar="N",
                     help="--profile: learn from N photos of a kind (0: as many as show every "
                     "face three times; default 2)")
-    ap.add_argument("--profile-pips", action="store_true",
-                    help="--profile: the profiles heed the pair's own pips (off in the table)")
+    ap.add_argument("--profile-pips", action=argparse.BooleanOptionalAction, default=True,
+                    help="--profile: the profiles heed the pair's own pips (on in the table; "
+                    "--no-profile-pips: not)")
     ap.add_argument("--per-kind", action="store_true",
                     help="per kind of dice (dice_split.json kinds), on --part or --all")
     ap.add_argument("--leave-out", action="append", default=[], metavar="KIND",

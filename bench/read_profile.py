@@ -66,8 +66,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="learn from N photos of a kind (0: as many as show every face three "
                     "times; default 2)")
     ap.add_argument("--all", action="store_true", help="score every photo, not the held-out")
-    ap.add_argument("--pips", action="store_true",
-                    help="the profiles heed the pair's own pips (DiceProfile.heed_pips)")
+    ap.add_argument("--pips", action=argparse.BooleanOptionalAction, default=True,
+                    help="the profiles heed the pair's own pips (DiceProfile.heed_pips, on in "
+                    "the table; --no-pips: not)")
     ap.add_argument("--verbose", "-v", action="store_true",
                     help="list each die the profile leaves unread or misread, and each other "
                     "kind's die whose reading it changes, with the profile's verdict")

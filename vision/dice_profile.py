@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.profile_pips import count_pair, learn_pips
+from vision.profile_pips import count_pair, learn_own, learn_pips
 
 PROFILE_FORMAT = 1
 # a die's crop is cut again at these offsets (die edges) and sizes when learning, so the
@@ -178,14 +178,18 @@ class DiceProfile:
     :param card: what was learnt and the thresholds calibrated (JSON-able).
     :param pips: the pair's pips' colours (``vision.profile_pips.learn_pips``'s rows; none: a
         profile learnt before they were, or of dice whose pips no count made out).
-    :param heed_pips: whether ``heed`` asks the pair's pips (off: on the photo sets it read no
-        more of the pairs' own dice, docs/reader.md "What the pair's own pips add").
+    :param own: the pips' own colour (``vision.profile_pips.learn_own``'s rows; none: the
+        count finds it on each die, as the general reader's does).
+    :param heed_pips: whether ``heed`` asks the pair's pips (on: with the pips' own colour
+        learnt, they read one more of the kinds' own dice and misread no stranger more,
+        docs/reader.md "What the pair's own pips add").
     """
 
     def __init__(self, pictures: np.ndarray, faces: np.ndarray,
                  head: tuple[np.ndarray, np.ndarray], card: dict, pips: np.ndarray | None = None,
-                 heed_pips: bool = False):
+                 heed_pips: bool = True, own: np.ndarray | None = None):
         self.pips = np.zeros((0, 6), np.float32) if pips is None else np.asarray(pips, np.float32)
+        self.own = np.zeros((0, 3), np.float32) if own is None else np.asarray(own, np.float32)
         self.heed_pips = heed_pips
         self.pictures = _unit(pictures)
         self.faces = np.asarray(faces, np.int8)
@@ -211,7 +215,7 @@ class DiceProfile:
         if not len(self.pips):
             return None
         return count_pair(frame, reading.center, reading.box[1][0], reading.box[2], self.pips,
-                          settings)
+                          settings, self.own)
 
     def judge(self, features: np.ndarray, views: int = 1) -> list[ProfileVerdict]:
         """A verdict per crop's features (rows of ``DiceReader.features``). With ``views`` > 1
@@ -295,7 +299,7 @@ class DiceProfile:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as fh:
             np.savez_compressed(fh, pictures=self.pictures.astype(np.float16), faces=self.faces,
-                                head_w=self.head[0], head_b=self.head[1], pips=self.pips,
+                                head_w=self.head[0], head_b=self.head[1], pips=self.pips, own=self.own,
                                 card=np.frombuffer(json.dumps(self.card).encode(), np.uint8))
         return path
 
@@ -312,6 +316,7 @@ class DiceProfile:
                 head = (z["head_w"], z["head_b"])
                 # a profile learnt before the pips were reads as it did
                 pips = z["pips"] if "pips" in z.files else None
+                own = z["own"] if "own" in z.files else None
         except (OSError, ValueError, KeyError):
             # numpy's own message for a file that is no .npz advises loading it with pickles,
             # which a profile never holds: say only what the file is not
@@ -329,7 +334,10 @@ class DiceProfile:
         if pips is not None and (pips.ndim != 2 or pips.shape[1] != 6):
             raise ProfileError(f"dice profile {path}: its pips are not colour pairs (learn it "
                                "again)")
-        return cls(pictures, faces, head, card, pips)
+        if own is not None and (own.ndim != 2 or own.shape[1] != 3):
+            raise ProfileError(f"dice profile {path}: its pips' own colour is not a colour "
+                               "(learn it again)")
+        return cls(pictures, faces, head, card, pips, own=own)
 
 
 def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
@@ -374,8 +382,9 @@ def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
         "held_out": held,
     }
     pips = learn_pips(frames, dice, reader.tuning.pip_count)
-    card["pips"] = len(pips)
-    return DiceProfile(x, faces_a, fit_head(x, faces_a, w0, b0), card, pips)
+    own = learn_own(frames, dice, reader.tuning.pip_count)
+    card["pips"], card["own_pips"] = len(pips), len(own)
+    return DiceProfile(x, faces_a, fit_head(x, faces_a, w0, b0), card, pips, own=own)
 
 
 def _calibrate(x, faces, photos, plain, w0, b0) -> tuple[float, float, dict]:

@@ -284,17 +284,24 @@ def test_heed_the_nearest_picture_only_where_the_head_does_not_vouch(reader, pro
                         sure=0.97).value == other
 
 
+def _kept_and_an_old_file(tmp_path, profile, key: str) -> DiceProfile:
+    """Checks the profile's array ``key`` comes back from its file; the profile loaded from a
+    file written before that array was (its file without ``key``)."""
+    back = DiceProfile.load(profile.save(tmp_path / "pair"))
+    np.testing.assert_array_equal(getattr(back, key), getattr(profile, key))
+    with np.load(tmp_path / "pair.npz") as z:
+        old = {k: z[k] for k in z.files if k != key}
+    np.savez_compressed(tmp_path / "old.npz", **old)
+    return DiceProfile.load(tmp_path / "old.npz")
+
+
 def test_the_pairs_pips_are_kept_and_an_old_profile_reads_as_before(tmp_path, reader, profile):
     """The pair's pips' colours are learnt from the labelled dice whose count makes their face,
     saved and loaded with the profile; a profile written before them (no ``pips`` in its file)
     loads, counts nothing and reads as the same profile without pips."""
     assert profile.card["pips"] == len(profile.pips) >= 10 and profile.pips.shape[1] == 6
-    back = DiceProfile.load(profile.save(tmp_path / "pair"))
-    np.testing.assert_array_equal(back.pips, profile.pips)
-    with np.load(tmp_path / "pair.npz") as z:
-        old = {k: z[k] for k in z.files if k != "pips"}
-    np.savez_compressed(tmp_path / "old.npz", **old)
-    before = DiceProfile.load(tmp_path / "old.npz")
+    before = _kept_and_an_old_file(tmp_path, profile, "pips")
+    back = DiceProfile.load(tmp_path / "pair.npz")
     assert len(before.pips) == 0
     frame = cv2.imread(str(STILLS / "two_colours_touching.jpg"))
     r = reader.find(frame)[0]
@@ -320,13 +327,15 @@ def test_heed_the_pairs_pips_where_they_make_the_face(reader, profile):
     count = lambda: profile.count(frame, r, settings)  # noqa: E731
     pips = DiceProfile(profile.pictures, profile.faces, profile.head, profile.card,
                        profile.pips, heed_pips=True)
-    assert profile.heed(r, hesitant, sure=0.97, count=count).value is None  # heed_pips off
+    off = DiceProfile(profile.pictures, profile.faces, profile.head, profile.card,
+                      profile.pips, heed_pips=False)
+    assert off.heed(r, hesitant, sure=0.97, count=count).value is None
     assert pips.heed(r, hesitant, sure=0.97, count=count) == r
     assert pips.heed(r, hesitant, sure=0.97).value is None  # no count given
     unread = replace(r, value=None)
     agreed = replace(hesitant, pictured=r.value)
     assert pips.heed(unread, agreed, sure=0.97, count=count).value == r.value
-    assert profile.heed(unread, agreed, sure=0.97, count=count).value is None
+    assert off.heed(unread, agreed, sure=0.97, count=count).value is None
     called = replace(hesitant, nearest=other, pictured=other)
     assert pips.heed(unread, called, sure=0.97, count=count).value is None
     # a stranger (a white die on wood, not of the tray's pair) left unread, that the head and
@@ -338,3 +347,24 @@ def test_heed_the_pairs_pips_where_they_make_the_face(reader, profile):
     as_six = replace(agreed, nearest=6, pictured=6)
     assert pips.heed(stranger, as_six, sure=0.97,
                      count=lambda: profile.count(wood, six, settings)).value is None
+
+
+def test_the_pips_own_colour_is_learnt_kept_and_counted_with(tmp_path, reader, profile):
+    """The pips' own colour is learnt from the labelled dice its count makes, saved and loaded
+    with the profile (a profile written before it loads without); the count with it beside
+    the colour found on the die is never wrong on the learning dice and its pips lie on the
+    die."""
+    from vision.profile_pips import count_pair
+
+    assert profile.card["own_pips"] == len(profile.own) >= 5 and profile.own.shape[1] == 3
+    assert len(_kept_and_an_old_file(tmp_path, profile, "own").own) == 0
+    frames, dice = _labelled(reader, LEARN_FROM)
+    settings = reader.tuning.pip_count
+    right = 0
+    for d in dice:
+        got = count_pair(frames[d.photo], d.center, d.size, 0.0, profile.pips, settings,
+                         profile.own)
+        assert got.count in (None, d.value)
+        right += got.count == d.value
+        assert all(np.hypot(x - d.center[0], y - d.center[1]) < d.size for x, y in got.pips)
+    assert right >= 25
