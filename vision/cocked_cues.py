@@ -177,6 +177,8 @@ class CockedSettings:
         finds it this many die edges (the pips' centre's error) past ``wall_top_shift``: its
         top sits wall-ward of its silhouette as a flat die's does.
     :param wall_pips: clear by the pips (``wall_pip_margin``) at all.
+    :param wall_pip_agree: ...only where the pips are as many as the reader's face and their
+        centre lies within this many die edges of the reader's (both saw the same face).
     :param wall_rim_clear: a die the wall cue flags (after the front face and the pips) is
         cleared when its front face, found by its edge lines rather than its colour
         (``rim_front``, ``vision.front_rim``), shows as a flat die's: the band between its
@@ -187,8 +189,6 @@ class CockedSettings:
     :param wall_rim_side: ...and neither side face shows more than this (die edges) beyond
         what the view's slope across it shows of a flat die's (a die tipped sideways shows
         sin t more).
-    :param wall_pip_agree: ...only where the pips are as many as the reader's face and their
-        centre lies within this many die edges of the reader's (both saw the same face).
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
     :param pair_touch_reach: ...and of two dice closer than this whose silhouettes touch: a
@@ -714,9 +714,9 @@ def rim_front(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: 
     (``vision.front_rim``), from its top face's centre ``top``, against a flat die there (the
     view's ``slope``: ``(toward, along)``, ``CameraView.slope``): the band between the top's
     front edge and its rim (``rim_band``), the band between that top edge and where the
-    silhouette ends (``die_offsets``, as ``front_band`` takes it), each less ``toward``, and how much more of either side
-    face shows (``side_bands``) than a flat die turned as it is shows there. None where the
-    lines or the silhouette cannot be found.
+    silhouette ends (``die_offsets``, as ``front_band`` takes it), each less ``toward``, and
+    how much more of either side face shows (``side_bands``) than a flat die turned as it is
+    shows there. None where the lines or the silhouette cannot be found.
 
     The lines are steps of the image along the die's own edges, whatever its colour: a glare on
     the top, a top of the front face's shade or a front face of the felt's do not move them,
