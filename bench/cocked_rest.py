@@ -15,6 +15,8 @@
     .venv/bin/python bench/cocked_rest.py gaps /tmp/rest-84000.pkl [...] --picture P.png --seeds S,S
     .venv/bin/python bench/cocked_rest.py bands /tmp/rest-80000.pkl [...] [-v]
     .venv/bin/python bench/cocked_rest.py bands /tmp/rest-84000.pkl [...] --picture P.png --seeds S,S
+    .venv/bin/python bench/cocked_rest.py rims /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] [-v]
+    .venv/bin/python bench/cocked_rest.py rimcrops /tmp/rest-81000.pkl --seeds S,S --out DIR
 
 ``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
 cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
@@ -31,7 +33,11 @@ the wall cue's shift measured from each; ``pairs`` each throw with a die leaning
 die (``--cases cocked_die`` captures only those): the dice found, their distance, the pair
 cue's measurements and flags; ``flats`` each flat die flagged, by the cue that flags it (with ``--why``, for each the pair
 cue flags, what every clearing proof measured); ``bound`` the tops' centres apart and the
-shadow-free silhouettes' gap of close pairs, flat against leaning, beside the geometry's bound.
+shadow-free silhouettes' gap of close pairs, flat against leaning, beside the geometry's bound;
+``rims`` the dice at the wall measured by their faces' edge lines (``vision.front_rim``,
+``rim_front``: the front face's band, the side faces), flat (by the kind of flat die the wall cue
+flags) against leaning by lean angle, and how many of each the edge lines clear; ``rimcrops``
+crops of such dice for ``tests/vision/test_cocked_rim.py``.
 
 The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
 while the throws run (the tracker and the cues run as the table runs them). Physical seeds
@@ -59,6 +65,7 @@ from tests.support.throws import SIM_CASES, match  # noqa: E402
 from vision.camera_view import CameraView, CameraViewError  # noqa: E402
 from vision.cocked_cues import (  # noqa: E402
     CockedSettings,
+    _pips_centre,
     _tops,
     band_between,
     camera_view,
@@ -68,6 +75,7 @@ from vision.cocked_cues import (  # noqa: E402
     felt_band,
     felt_coloured,
     flat_by_pips,
+    flat_by_rims,
     flat_fronts,
     front_band,
     judge_cocked,
@@ -78,6 +86,7 @@ from vision.cocked_cues import (  # noqa: E402
     pair_reach,
     pairs,
     polygons_gap,
+    rim_front,
     shade_like_shadow,
     silhouettes_gap,
     silhouettes_touch,
@@ -722,6 +731,18 @@ def draw_bands(records: list[dict], seeds: list[int], settings: CockedSettings, 
     _write_tiles(tiles, path)
 
 
+def _wall_flags(sil, settings: CockedSettings, frame: np.ndarray, boxes: list,
+                readings: list) -> tuple[list, list[bool]]:
+    """The readings one per box (None where the reader gave none) and the wall cue's flags
+    after the front face (``flat_fronts``) and the pips (``flat_by_pips``) cleared theirs."""
+    geo = sil.geometry
+    rds = [readings[i] if i < len(readings) else None for i in range(len(boxes))]
+    walls = [leans_on_wall(geo, settings, boxes[i], rds[i]) for i in range(len(boxes))]
+    cleared = flat_fronts(sil, settings, frame, boxes, readings, walls)
+    by_pips = flat_by_pips(geo, settings, frame, boxes, readings, walls)
+    return rds, [w and not c and not p for w, c, p in zip(walls, cleared, by_pips, strict=True)]
+
+
 def flat_cue_rows(records: list[dict], reader, settings: CockedSettings,
                   why_pairs: bool = False) -> list[dict]:
     """Per flat die flagged (judged again with ``settings``), the cues that flag it, in
@@ -740,11 +761,9 @@ def flat_cue_rows(records: list[dict], reader, settings: CockedSettings,
         _, cocked = judge_cocked(sil, st, reader, frame, boxes, readings)
         geo = sil.geometry
         die = geo.die
-        rds = [readings[i] if i < len(readings) else None for i in range(len(boxes))]
-        walls = [leans_on_wall(geo, st, boxes[i], rds[i]) for i in range(len(boxes))]
-        cleared = flat_fronts(sil, st, frame, boxes, readings, walls)
-        by_pips = flat_by_pips(geo, st, frame, boxes, readings, walls)
-        walls = [w and not c and not p for w, c, p in zip(walls, cleared, by_pips, strict=True)]
+        rds, walls = _wall_flags(sil, st, frame, boxes, readings)
+        by_rims = flat_by_rims(sil, st, frame, boxes, readings, walls)
+        walls = [w and not c for w, c in zip(walls, by_rims, strict=True)]
         tilted = top_faces(geo, st, frame, boxes, readings)
         faces = wall_faces(sil, st, frame, boxes, readings)
         beliefs = lean_beliefs(geo, st, reader, frame, boxes, readings)
@@ -1054,6 +1073,152 @@ def print_shadows(rows: list[dict], verbose: bool = False) -> None:
                   f"area={r['area']:.2f} dist={r['dist']:.2f}")
 
 
+def rim_kind(record: dict, i: int, settings: CockedSettings) -> str:
+    """What kind of flat die the wall cue flags (docs/replay.md, "The wall cue's flags on flat
+    dice, one by one"): ``black``, ``felt hue`` (its middle within ``pair_felt_colour`` of the
+    felt's chromaticity), ``cut top`` (the top's region ends under 0.3 edge out: a glare, a line
+    across it), ``short top`` (the region no whole top otherwise), else ``other``."""
+    sil, frame, boxes, readings = record["sil"], record["frame"], record["boxes"], record["readings"]
+    t = record["truth"][i]
+    if t.get("colour") == "black":
+        return "black"
+    if felt_coloured(sil, frame, boxes[i][0], settings.pair_felt_colour):
+        return "felt hue"
+    tops = _tops(boxes, readings)
+    seen = front_band(sil, frame, tops[i], [u for k, u in enumerate(tops) if k != i],
+                      settings.wall_band_top_max)
+    if seen is None or seen.top_edge < settings.wall_band_top_low:
+        return "cut top"
+    return "other" if whole_top(seen, settings) else "short top"
+
+
+def rim_rows(records: list[dict], settings: CockedSettings) -> list[dict]:
+    """Per die within ``wall_near`` of the wall line (its box's centre), at rest in the area,
+    flat or leaning on the wall: its truth, whether the wall cue flags it after the front face
+    and the pips (``flagged``, and then ``kind``: ``rim_kind``), whether the edge lines clear
+    it (``cleared``: ``flat_by_rims`` with ``settings``, its ``wall_rim_clear`` taken as 0.12
+    where it is off) and what they measure (``rim_front``, from the top's centre as
+    ``flat_by_rims`` takes it: ``band``, ``sil_band``, ``side``; nan where it finds none)."""
+    st = settings if settings.wall_rim_clear > 0 else replace(settings, wall_rim_clear=0.12)
+    rows = []
+    for r in records:
+        sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
+        if not boxes:
+            continue
+        geo, view = sil.geometry, camera_view(sil)
+        die = geo.die
+        rds, flagged = _wall_flags(sil, st, frame, boxes, readings)
+        # every die at the wall measured, whatever the wall cue says
+        by_rims = flat_by_rims(sil, st, frame, boxes, readings, [True] * len(boxes))
+        tops = _tops(boxes, readings)
+        for i, t in enumerate(r["truth"]):
+            if t is None or not t["at_rest_in_area"] or view is None or rds[i] is None:
+                continue
+            if geo.wall_distance(*boxes[i][0])[0] > st.wall_near * die:
+                continue
+            if t["cocked"] and t["cocked_on"] != "wall":
+                continue
+            try:
+                slope = view.slope(*tops[i])
+            except CameraViewError:
+                continue
+            seen = rim_front(sil, frame, _pips_centre(st, frame, rds[i], die) or tops[i],
+                             [u for k, u in enumerate(tops) if k != i], slope)
+            nan = float("nan")
+            rows.append(dict(
+                seed=r["seed"], cocked=t["cocked"], tilt=t["cocked_tilt_deg"],
+                colour=t.get("colour"), flagged=flagged[i], cleared=by_rims[i],
+                kind=rim_kind(r, i, st) if flagged[i] and not t["cocked"] else None,
+                toward=slope[0], band=seen.band if seen else nan,
+                sil_band=seen.sil_band if seen else nan, side=seen.side if seen else nan))
+    return rows
+
+
+def print_rims(rows: list[dict], verbose: bool = False) -> None:
+    """``rim_rows``: per group (flat dice, the flat dice the wall cue flags by kind, leaning
+    dice by lean angle) the dice the edge lines measure, the spread (min, quartiles, max) of
+    each band less ``toward`` and of the side face beyond a flat die's, and how many the edge
+    lines would clear."""
+    groups = [("flat", lambda r: not r["cocked"]),
+              ("flat, wall cue flags", lambda r: not r["cocked"] and r["flagged"])]
+    for kind in ("black", "felt hue", "cut top", "short top", "other"):
+        groups.append((f"  {kind}", lambda r, k=kind: not r["cocked"] and r["kind"] == k))
+    for lo, hi in ((10, 15), (15, 20), (20, 45)):
+        groups.append((f"leaning {lo}-{hi} deg",
+                       lambda r, lo=lo, hi=hi: r["cocked"] and lo <= r["tilt"] < hi))
+    groups.append(("leaning, wall cue flags", lambda r: r["cocked"] and r["flagged"]))
+    print("die edges: min, quartiles, max over the dice measured; rim: the top's front edge line"
+          " to the rim line, less toward; sil: that top line to the silhouette's end, less"
+          " toward; side: the wider side face beyond a flat die's")
+    print(f"{'dice at the wall':24s} {'measured':>9s}  {'rim':30s}  {'sil':30s}  {'side':30s}"
+          "  cleared")
+    for name, keep in groups:
+        sel = [r for r in rows if keep(r)]
+        seen = [r for r in sel if r["band"] == r["band"]]
+        print(f"{name:24s} {len(seen):4d}/{len(sel):<4d}  "
+              f"{spread([r['band'] for r in seen]):30s}  "
+              f"{spread([r['sil_band'] for r in seen]):30s}  "
+              f"{spread([r['side'] for r in seen]):30s}  {sum(r['cleared'] for r in sel)}")
+    if verbose:
+        print("\nseed   truth     colour  flagged  kind       toward  rim    sil    side  cleared")
+        for r in sorted(rows, key=lambda r: (r["cocked"], r["seed"])):
+            truth = f"lean {r['tilt']:4.1f}" if r["cocked"] else "flat"
+            print(f"{r['seed']}  {truth:9s} {r['colour']!s:7s} {r['flagged']!s:8s} "
+                  f"{r['kind']!s:10s} {r['toward']:5.2f}  {r['band']:+.2f}  "
+                  f"{r['sil_band']:+.2f}  {r['side']:+.2f}  {r['cleared']}")
+
+
+def rim_crops(records: list[dict], seeds: list[int], out: Path) -> list[Path]:
+    """For each die within ``wall_near`` of the wall in the throws ``seeds``, a fixture for
+    ``tests/vision/test_cocked_rim.py``: the rest frame and the felt before the throw two die
+    edges around its top (``SEED-I.png``, ``SEED-I-felt.png``) and ``SEED-I.json``: the truth,
+    the die's size, the area and back wall in the crop's pixels, the top's centre as
+    ``flat_by_rims`` takes it, the other dice's tops, the view's slope at the top (from the
+    whole frame's area) and the silhouettes' change threshold."""
+    import json
+
+    st = CockedSettings()
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for r in records:
+        if r["seed"] not in seeds:
+            continue
+        sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
+        geo, view = sil.geometry, camera_view(sil)
+        die = geo.die
+        tops = _tops(boxes, readings)
+        for i, t in enumerate(r["truth"]):
+            rd = readings[i] if i < len(readings) else None
+            if t is None or rd is None or sil.start_image is None or view is None:
+                continue
+            if geo.wall_distance(*boxes[i][0])[0] > st.wall_near * die:
+                continue
+            centre = _pips_centre(st, frame, rd, die) or tops[i]
+            half = int(2 * die)
+            x0, y0 = max(0, int(centre[0]) - half), max(0, int(centre[1]) - half)
+            x1 = min(frame.shape[1], int(centre[0]) + half)
+            y1 = min(frame.shape[0], int(centre[1]) + half)
+
+            def shifted(p, x0=x0, y0=y0):
+                return [round(float(p[0]) - x0, 2), round(float(p[1]) - y0, 2)]
+
+            name = f"{r['seed']}-{i}"
+            cv2.imwrite(str(out / f"{name}.png"), frame[y0:y1, x0:x1])
+            cv2.imwrite(str(out / f"{name}-felt.png"), sil.start_image[y0:y1, x0:x1])
+            wall = (geo.wall_p, (geo.wall_p[0] + geo.wall_u[0] * geo.wall_len,
+                                 geo.wall_p[1] + geo.wall_u[1] * geo.wall_len))
+            meta = dict(seed=r["seed"], cocked=bool(t["cocked"]),
+                        tilt_deg=round(float(t["cocked_tilt_deg"]), 1), colour=t.get("colour"),
+                        die_px=die, area=[shifted(p) for p in geo.area_poly.reshape(-1, 2)],
+                        back_wall=[shifted(p) for p in wall], top=shifted(centre),
+                        other_tops=[shifted(u) for k, u in enumerate(tops) if k != i],
+                        slope=[round(v, 4) for v in view.slope(*tops[i])],
+                        threshold=sil.threshold)
+            (out / f"{name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+            written.append(out / f"{name}.json")
+    return written
+
+
 def parse_set(items: list[str]) -> dict:
     """``NAME=VALUE`` pairs -> CockedSettings fields (floats, true/false, or ``LOW,HIGH``)."""
     out = {}
@@ -1128,6 +1293,15 @@ def main(argv: list[str] | None = None) -> int:
     sha = sub.add_parser("shadows", help="close pairs' shadow reach, flat against leaning")
     sha.add_argument("sets", type=Path, nargs="+")
     sha.add_argument("-v", "--verbose", action="store_true", help="one line per pair")
+    rim = sub.add_parser("rims", help="the front face by its edge lines, dice at the wall")
+    rim.add_argument("sets", type=Path, nargs="+")
+    rim.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    rim.add_argument("-v", "--verbose", action="store_true", help="one line per die")
+    crp = sub.add_parser("rimcrops", help="fixtures of dice at the wall for the edge lines' "
+                                          "tests (tests/fixtures/rim_edges)")
+    crp.add_argument("sets", type=Path, nargs="+")
+    crp.add_argument("--seeds", required=True, help="comma-separated seeds")
+    crp.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     from vision.dice import DiceReader
@@ -1161,6 +1335,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "bound":
         print_bound(bound_rows(records, reader, CockedSettings(**parse_set(args.set))))
+        return 0
+    if args.step == "rimcrops":
+        for path in rim_crops(records, [int(v) for v in args.seeds.split(",") if v], args.out):
+            print(path)
+        return 0
+    if args.step == "rims":
+        print_rims(rim_rows(records, CockedSettings(**parse_set(args.set))), args.verbose)
         return 0
     if args.step == "shadows":
         print_shadows(shadow_rows(records), args.verbose)

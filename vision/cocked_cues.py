@@ -19,6 +19,9 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   in the pixels off the felt's chromaticity (``wall_band_chroma``), where no other die is near.
   A die whose top, where its pips put it (``flat_by_pips``, ``vision.top_pips``: their mean is
   the face's centre), sits wall-ward of its silhouette after all is cleared too.
+  So is one whose faces, found by their edge lines rather than their colour (``flat_by_rims``,
+  ``rim_front``, ``vision.front_rim``: the top's front edge, the front face's rim, the side
+  faces' rims), show a flat die's front face and no side face a flat die cannot show.
 - The pair cue (``pairs``): of two dice lying closer than flat dice usually do, or touching
   as close as a die turned corner-on to the other can lean on it from, one leans on the other
   (a die comes to rest tilted only against something); felt between them that neither a die
@@ -54,6 +57,7 @@ import numpy as np
 
 from vision.camera_view import CameraView, CameraViewError
 from vision.die_silhouette import RestSilhouettes, felt_in_shadow
+from vision.front_rim import edge_direction, rim_band, side_bands
 from vision.pair_band import PairBand, pair_band
 from vision.throw_geometry import TableGeometry
 from vision.top_pips import top_pips
@@ -175,6 +179,16 @@ class CockedSettings:
     :param wall_pips: clear by the pips (``wall_pip_margin``) at all.
     :param wall_pip_agree: ...only where the pips are as many as the reader's face and their
         centre lies within this many die edges of the reader's (both saw the same face).
+    :param wall_rim_clear: a die the wall cue flags (after the front face and the pips) is
+        cleared when its front face, found by its edge lines rather than its colour
+        (``rim_front``, ``vision.front_rim``), shows as a flat die's: the band between its
+        top's front edge line and its rim line, and the band between that top line and the
+        silhouette's end, each no more than this many die edges short of the view angle's
+        ``toward``... 0: off.
+    :param wall_rim_high: ...nor more than this past it (a die leaning back shows more)...
+    :param wall_rim_side: ...and neither side face shows more than this (die edges) beyond
+        what the view's slope across it shows of a flat die's (a die tipped sideways shows
+        sin t more).
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
     :param pair_touch_reach: ...and of two dice closer than this whose silhouettes touch: a
@@ -300,6 +314,9 @@ class CockedSettings:
     wall_pips: bool = True
     wall_pip_margin: float = 0.02
     wall_pip_agree: float = 0.15
+    wall_rim_clear: float = 0.12
+    wall_rim_high: float = 0.08
+    wall_rim_side: float = 0.08
     wall_band_clear: float = 0.08
     wall_band_top: float = 0.42
     wall_band_top_max: float = 0.6
@@ -492,13 +509,10 @@ def flat_by_pips(geometry: TableGeometry, settings: CockedSettings, frame: np.nd
         rd = readings[i] if i < len(readings) else None
         if not walls[i] or rd is None:
             continue
-        face = rd.value if rd.value is not None else getattr(rd, "best_face", None)
-        pips = top_pips(frame, rd.center, die)
-        if pips is None or face is None or pips.count != int(face):
+        centre = _pips_centre(settings, frame, rd, die)
+        if centre is None:
             continue
-        if math.dist(pips.center, rd.center) > settings.wall_pip_agree * die:
-            continue
-        shift = wall_shift(geometry, settings, box, pips.center, cocked_share(rd))
+        shift = wall_shift(geometry, settings, box, centre, cocked_share(rd))
         out[i] = shift <= -(settings.wall_top_shift + settings.wall_pip_margin)
     return out
 
@@ -683,6 +697,106 @@ def whole_top(seen: FrontBand, settings: CockedSettings) -> bool:
     low, high = st.wall_band_depth
     return (low <= seen.depth <= high and abs(seen.back_gap) <= st.wall_band_back_gap
             and st.wall_band_top_low <= seen.top_edge <= st.wall_band_top_max)
+
+
+class RimFront(NamedTuple):
+    """A die's front and side faces by their edge lines (``rim_front``; die edges, each less
+    what a flat die shows there)."""
+
+    band: float  # the top's front edge line to the rim line, less ``toward``
+    sil_band: float  # the top's front edge line to the silhouette's end, less ``toward``
+    side: float  # the wider side face beyond what the view's slope across it shows
+
+
+def rim_front(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: list,
+              slope: tuple[float, float]) -> RimFront | None:
+    """How a die at the wall shows its front and side faces by their edge lines
+    (``vision.front_rim``), from its top face's centre ``top``, against a flat die there (the
+    view's ``slope``: ``(toward, along)``, ``CameraView.slope``): the band between the top's
+    front edge and its rim (``rim_band``), the band between that top edge and where the
+    silhouette ends (``die_offsets``, as ``front_band`` takes it), each less ``toward``, and
+    how much more of either side face shows (``side_bands``) than a flat die turned as it is
+    shows there. None where the lines or the silhouette cannot be found.
+
+    The lines are steps of the image along the die's own edges, whatever its colour: a glare on
+    the top, a top of the front face's shade or a front face of the felt's do not move them,
+    where the top's colour region (``front_band``) stops short or runs on."""
+    geo = silhouettes.geometry
+    die = geo.die
+    edge = edge_direction(frame, top, die, geo.wall_u, geo.wall_n, geo.wall_p)
+    if edge is None:
+        return None
+    rim = rim_band(frame, top, die, geo.wall_n, edge, other_tops)
+    offsets = die_offsets(silhouettes, frame, top, other_tops)
+    sides = side_bands(frame, top, die, edge, other_tops)
+    if rim is None or offsets is None or sides is None:
+        return None
+    # where the silhouette ends away from the wall, in the strip across the top (as
+    # ``front_band`` takes it)
+    strip = np.abs(offsets[1]) < 0.25
+    if strip.sum() < 5:
+        return None
+    sil_front = float(np.percentile(-offsets[0][strip], 99))
+    toward, along = slope
+    # a flat die's side faces show as far as the view's slope across them: a point one edge
+    # lower is seen ``toward`` away from the wall and ``along`` back along it
+    n, u = np.array(geo.wall_n), np.array(geo.wall_u)
+    across = toward * float(edge @ n) - along * float(edge @ u)
+    side = max(sides[0] - max(0.0, across), sides[1] - max(0.0, -across))
+    return RimFront(rim.band - toward, sil_front - rim.top_edge - toward, side)
+
+
+def flat_by_rims(silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray,
+                 boxes: list, readings: list, walls: list[bool]) -> list[bool]:
+    """For each die the wall cue flags (``walls``), whether its faces by their edge lines
+    (``rim_front``, from its top's centre as its pips give it where they agree with the
+    reader, else the reader's) show as a flat die's: both bands within ``wall_rim_clear``
+    short and ``wall_rim_high`` past ``toward``, no side face wider than a flat die's by
+    ``wall_rim_side``. That clears the wall cue's flag. False for the others, without a camera
+    view, or with ``wall_rim_clear`` off."""
+    out = [False] * len(boxes)
+    st = settings
+    if st.wall_rim_clear <= 0 or not any(walls):
+        return out
+    view = camera_view(silhouettes)
+    if view is None:
+        return out
+    die = silhouettes.geometry.die
+    tops = _tops(boxes, readings)
+    for i in range(len(boxes)):
+        rd = readings[i] if i < len(readings) else None
+        if not walls[i] or rd is None:
+            continue
+        try:
+            slope = view.slope(*tops[i])
+        except CameraViewError:
+            continue
+        seen = rim_front(silhouettes, frame, _pips_centre(st, frame, rd, die) or tops[i],
+                         [t for j, t in enumerate(tops) if j != i], slope)
+        out[i] = rim_shows_flat(seen, st)
+    return out
+
+
+def rim_shows_flat(seen: RimFront | None, settings: CockedSettings) -> bool:
+    """Whether a die's faces by their edge lines (``rim_front``) show as a flat die's: both
+    bands within ``wall_rim_clear`` short and ``wall_rim_high`` past ``toward``, and no side
+    face wider than a flat die's by more than ``wall_rim_side``."""
+    st = settings
+    return (seen is not None and seen.side <= st.wall_rim_side
+            and all(-st.wall_rim_clear <= b <= st.wall_rim_high
+                    for b in (seen.band, seen.sil_band)))
+
+
+def _pips_centre(settings: CockedSettings, frame: np.ndarray, reading, die: float):
+    """The top face's centre as its pips give it (``top_pips``), where they are as many as the
+    reader's face and lie within ``wall_pip_agree`` of its centre; else None."""
+    face = reading.value if reading.value is not None else getattr(reading, "best_face", None)
+    pips = top_pips(frame, reading.center, die)
+    if pips is None or face is None or pips.count != int(face):
+        return None
+    if math.dist(pips.center, reading.center) > settings.wall_pip_agree * die:
+        return None
+    return pips.center
 
 
 def _with_felt(silhouettes: RestSilhouettes, frame: np.ndarray, x0: int, y0: int, x1: int,
@@ -1290,6 +1404,9 @@ def judge_cocked(
     # ...nor is one whose top, where its pips put it, sits wall-ward of its silhouette
     by_pips = flat_by_pips(geometry, settings, frame, boxes, readings, walls)
     walls = [w and not c and not p for w, c, p in zip(walls, cleared, by_pips, strict=True)]
+    # ...nor is one whose faces' edge lines show a flat die's front face and no side face
+    by_rims = flat_by_rims(silhouettes, settings, frame, boxes, readings, walls)
+    walls = [w and not r for w, r in zip(walls, by_rims, strict=True)]
     tilted = top_faces(geometry, settings, frame, boxes, readings)
     beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
     # the top-face cue: a die by the wall or the other die whose top is foreshortened
