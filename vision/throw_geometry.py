@@ -3,7 +3,8 @@
 
 ``hit_wall`` comes from the physics of a tumbling cube (``WallContact``): a frame where the die
 touches the wall, a rebound (the velocity toward the wall reverses) turning within reach of it,
-also between frames, an abrupt stop against it, or a die first seen leaving it; a reversal
+also between frames, an abrupt stop against it, a die first seen leaving it, or a die at rest
+against it (its rest box's corner nearest the wall, ``rests_at_wall``); a reversal
 beside the other die lying between it and the wall is not the wall's. ``left_area``: the centre (or the straight path
 between two frames) was outside the area after the die had been inside it, or it never was
 inside; a die lost from view is judged where it was heading, the back wall stopping it.
@@ -83,6 +84,12 @@ class WallContact:
         wall, where its path traced back at the speed it left turned), not where a blurred frame
         shows it: two dice that strike the wall side by side lie as near it at their turns.
     :param other_window_s: the other die's sighting nearest in time, if this near.
+    :param rest_gap: a die at rest whose nearest corner lies within this of the wall line
+        (``TableGeometry.rest_gap``: its rest box's corner, the top seen wall-ward of the
+        felt moved back by the camera's view) touches the wall, so it touched it (rule 6, a
+        die drifting onto the wall too softly for a rebound or a stop). Dice lying flat
+        against the wall at rest measure -0.2..+0.12 edge on the dev sets; 0.15 edge is 2.4
+        mm on a 16 mm die (docs/replay.md). 0: off.
     """
 
     touch: float = 0.62
@@ -99,6 +106,7 @@ class WallContact:
     other_reach: float = 1.6
     other_nearer: float = 0.4
     other_window_s: float = 0.05
+    rest_gap: float = 0.15
 
 
 class TableGeometry:
@@ -386,6 +394,34 @@ class TableGeometry:
         if not out:
             return None
         return max(0.5, min(out))  # a centre is never nearer than half an edge
+
+    def rest_gap(self, box, view=None) -> float:
+        """How far (die edges) a die at rest lies from the wall line: its rest box's corner
+        nearest the wall (``box``: the silhouette's min-area rectangle, ``((cx, cy), (w, h),
+        angle)``), which is its top's corner (the sides a camera on the shooter's side sees
+        lie away from the wall), moved back by the camera's ``toward`` there (``view``, a
+        ``CameraView``): the top is an edge above the felt, seen that far wall-ward of the
+        corner beneath it. A box off the wall's length lies as far as its centre."""
+        corners = cv2.boxPoints(box)
+        near = min(corners, key=lambda c: self.wall_distance(float(c[0]), float(c[1]))[0])
+        d, u = self.wall_distance(float(near[0]), float(near[1]))
+        margin = 0.5 * self.die / self.wall_len
+        if not -margin <= u <= 1 + margin:
+            return self.wall_distance(*box[0])[0] / self.die
+        toward = 0.0
+        if view is not None:
+            try:
+                toward = view.slope(float(near[0]), float(near[1]))[0]
+            except ValueError:  # the corner above the felt's horizon: no view there
+                toward = 0.0
+        return d / self.die + toward
+
+    def rests_at_wall(self, gap: float) -> bool:
+        """Rule 6: a die at rest whose corner's gap to the wall (``rest_gap``, die edges) is
+        within ``WallContact.rest_gap`` touches the wall, so it touched it (a die drifting onto
+        the wall, too slowly for a rebound or a stop). Off at 0."""
+        bar = self.contact.rest_gap
+        return bar > 0 and gap <= bar
 
     def off_wall(self, x: float, y: float) -> tuple[float, float]:
         """A die's centre cannot be closer to the back wall than half a die: one seen closer (its

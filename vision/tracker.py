@@ -47,6 +47,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.camera_view import CameraView, CameraViewError
 from vision.cocked_cues import CockedSettings, Reader, judge_cocked
 from vision.die_silhouette import RestSilhouettes, changed_pixels, felt_in_shadow
 from vision.die_track import DieTrack, swapped_bend
@@ -191,6 +192,7 @@ class ThrowTracker:
         # where the area and the back wall lie (raises if the back wall is degenerate)
         self.geometry = TableGeometry(calibration, self.settings.wall)
         self._die = calibration.die_px
+        self._view: CameraView | None = None
 
     # ----------------------------------------------------------------- set-up per frame size
     def _setup(self, frame: np.ndarray) -> None:
@@ -220,6 +222,13 @@ class ThrowTracker:
         # blobs are found on the shrunk copy: a resting die's centre there steps by up to
         # half its pixel from frame to frame (docs/replay.md), a quarter each sighting
         self.geometry.centre_px = 0.25 * s
+        # how the camera looks at the felt (the top of a die at rest is seen wall-ward of
+        # the felt beneath it: rule 6, ``TableGeometry.rests_at_wall``)
+        try:
+            self._view = CameraView.from_area(self.calibration.area, self.calibration.back_wall,
+                                              (w, h))
+        except CameraViewError:
+            self._view = None
 
     def _work(self, frame: np.ndarray) -> np.ndarray:
         s = self._s
@@ -1023,17 +1032,22 @@ class ThrowTracker:
         for i, tr in enumerate(found):
             rd = readings[i] if i < len(readings) else None
             cx, cy = boxes[i][0]
+            moved = tr.moved or tr.came_in or not tr.was_resting
+            # rule 6: at rest against the wall, it touched it (a die that did not move lies
+            # where it lay before the throw: its place says nothing of this throw)
+            at_wall = moved and self.geometry.rests_at_wall(
+                self.geometry.rest_gap(boxes[i], self._view))
             dice.append(
                 DieObservation(
                     value=values[i] if i < len(values) else None,
                     confidence=0.0 if rd is None else float(rd.confidence),
                     cocked=cocked[i],
-                    hit_wall=hit(tr),
+                    hit_wall=hit(tr) or at_wall,
                     left_area=self.left_area(tr.xs, tr.ys, False),
                     at_rest_in_area=self.geometry.inside(cx, cy),
                     center=(cx, cy),
                     track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
-                    moved=tr.moved or tr.came_in or not tr.was_resting,
+                    moved=moved,
                     box=boxes[i],
                 )
             )
