@@ -88,8 +88,9 @@ class WallContact:
         (``TableGeometry.rest_gap``: its rest box's corner, the top seen wall-ward of the
         felt moved back by the camera's view) touches the wall, so it touched it (rule 6, a
         die drifting onto the wall too softly for a rebound or a stop). Dice lying flat
-        against the wall at rest measure -0.2..+0.12 edge on the dev sets; 0.15 edge is 2.4
-        mm on a 16 mm die (docs/replay.md). 0: off.
+        against the wall at rest measure -0.2..+0.12 edge on the dev sets, so 0.15 (2.4 mm on
+        a 16 mm die) is the bar to set. 0 (the default): off, since it mended no dev throw and
+        only adds hits, and a false hit pays a throw that was void (docs/replay.md).
     """
 
     touch: float = 0.62
@@ -106,7 +107,7 @@ class WallContact:
     other_reach: float = 1.6
     other_nearer: float = 0.4
     other_window_s: float = 0.05
-    rest_gap: float = 0.15
+    rest_gap: float = 0.0
 
 
 class TableGeometry:
