@@ -22,7 +22,8 @@ from vision.cocked_cues import (
 )
 from vision.dice import DiceReader
 
-ON = CockedSettings()
+# the band proof as it was before it went off by default (dev 79083)
+ON = CockedSettings(pair_band_clear=0.03)
 
 
 @pytest.fixture(scope="module")

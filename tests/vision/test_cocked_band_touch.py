@@ -16,7 +16,8 @@ from vision.cocked_cues import (
     silhouettes_touch,
 )
 
-ON = CockedSettings()
+# the band proof as it was before it went off by default (dev 79083)
+ON = CockedSettings(pair_band_clear=0.03)
 
 # the band's tests' fixture: (reader, throw(seed, case), the bench module)
 rest = band_tests.rest
@@ -70,3 +71,20 @@ def test_a_cocked_throw_with_a_die_not_found_is_counted_apart_by_the_bench(rest)
     n, misses = bench.judge([r], ON, reader)
     assert n["cocked_throws_unflagged"] == 1 and n["cocked_throws_unflagged_unfound"] == 1
     assert misses[0] == "88252: cocked throw, no die flagged (a die not found: the operator's)"
+
+
+def test_a_lean_whose_touch_hides_in_the_shadow_is_flagged_with_the_band_proof_off(rest):
+    """A white die leaning 12.5 degrees on a white die on wood (dev 79083, a set drawn after
+    the band proof's bars were set), touching it at a corner: the touch lies in what the
+    silhouettes take for the pair's shadow, so the shadow-free silhouettes do not touch and the
+    band beside the touch is open felt. With the band proof (0.03) the pair was cleared and
+    the throw paid (R-I2 says the operator rules a cocked die); by default the proof is off and
+    the leaning die is flagged."""
+    reader, throw, _ = rest
+    r = throw(79083, "cocked_die")
+    lean = [t["cocked"] and t["cocked_on"] for t in r["truth"]]
+    assert lean == ["die", False]
+    assert not _touch(r)
+    assert not any(_judge(reader, r, ON))  # the proof on: paid
+    assert CockedSettings().pair_band_clear is None
+    assert _judge(reader, r, CockedSettings()) == [True, False]
