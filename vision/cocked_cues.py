@@ -64,17 +64,18 @@ from vision.top_pips import top_pips
 
 
 class Reading(Protocol):
-    """One die as a reader read it (``vision.dice.DieReading``): what the cues use.
-
-    ``cocked_share`` (0..1, its graded belief that the die leans: the pair cue picks the
-    likelier die by it) and ``best_face`` (the likeliest face whatever its thresholds: the
-    value of a die the reader flagged that the pair cue finds flat) are optional: a reading
-    without them counts its flag as its belief and leaves such a die unread."""
+    """One die as a reader read it (``vision.dice.DieReading``): what the cues use."""
 
     value: int | None
     center: tuple[float, float]  # the top face's centre: the wall cue and the top-face cue
     confidence: float  # in value (of its likeliest face when value is None)
     cocked: bool
+    # the reader's graded belief 0..1 that the die leans (the pair cue picks the likelier die
+    # by it); None for a reader without one: its flag counts as its belief
+    cocked_share: float | None
+    # the likeliest face whatever the reader's thresholds: the value of a die the reader
+    # flagged that the pair cue finds flat (R-I2: None leaves it to the operator)
+    best_face: int | None
 
 
 class LeanModel(Protocol):
@@ -87,10 +88,13 @@ class LeanModel(Protocol):
 
 class Reader(Protocol):
     """What the tracker needs of a dice reader (``vision.dice.DiceReader``): one ``Reading``
-    per box, read once per throw on the rest frame. Optional, looked up when there: ``lean``
-    (a ``LeanModel``: the pair cue asks it; it never clears a flag alone) and
-    ``min_confidence`` (the bar a value must pass: with ``best_face`` it lets the pair cue read
-    the flat partner of a leaning die)."""
+    per box, read once per throw on the rest frame."""
+
+    # a judge of lean the pair cue asks (it never clears a flag alone), or None
+    lean: LeanModel | None
+    # the bar a value must pass: with ``best_face`` it lets the pair cue read the flat
+    # partner of a leaning die; None leaves that die to the operator
+    min_confidence: float | None
 
     def read_at(
         self, frame_bgr: np.ndarray, boxes: list, die_px: float | None = None
@@ -368,7 +372,7 @@ def cocked_share(reading) -> float:
     a reading."""
     if reading is None:
         return 0.0
-    share = getattr(reading, "cocked_share", None)
+    share = reading.cocked_share
     if share is None:  # a reader without a graded belief
         return 1.0 if reading.cocked else 0.0
     return float(share)
@@ -435,7 +439,7 @@ def top_faces(
             out.append(None)
             continue
         rd = readings[i] if i < len(readings) else None
-        top = getattr(rd, "center", None)
+        top = rd.center if rd is not None else None
         top = (float(top[0]), float(top[1])) if top is not None else box[0]
         out.append(foreshortened(top_face_shape(frame, top, geometry.die), settings))
     return out
@@ -472,7 +476,7 @@ def leans_on_wall(geometry: TableGeometry, settings: CockedSettings, box, readin
     d_wall, u_wall = geometry.wall_distance(cx, cy)
     if not -0.02 <= u_wall <= 1.02:
         return False
-    top = getattr(reading, "center", None)
+    top = reading.center if reading is not None else None
     if top is None:
         return d_wall < st.wall_lean * die
     shift = wall_shift(geometry, settings, box, top, cocked_share(reading))
@@ -794,7 +798,7 @@ def rim_shows_flat(seen: RimFront | None, settings: CockedSettings) -> bool:
 def _pips_centre(settings: CockedSettings, frame: np.ndarray, reading, die: float):
     """The top face's centre as its pips give it (``top_pips``), where they are as many as the
     reader's face and lie within ``wall_pip_agree`` of its centre; else None."""
-    face = reading.value if reading.value is not None else getattr(reading, "best_face", None)
+    face = reading.value if reading.value is not None else reading.best_face
     pips = top_pips(frame, reading.center, die)
     if pips is None or face is None or pips.count != int(face):
         return None
@@ -837,7 +841,7 @@ def _tops(boxes: list, readings: list) -> list[tuple[float, float]]:
     """Each resting die's top face centre: the reader's, else its box's centre."""
     tops = []
     for i, box in enumerate(boxes):
-        top = getattr(readings[i] if i < len(readings) else None, "center", None)
+        top = readings[i].center if i < len(readings) else None
         tops.append((float(top[0]), float(top[1])) if top is not None else box[0])
     return tops
 
@@ -948,7 +952,7 @@ def wall_faces(
     tops = []
     for i, box in enumerate(boxes):
         rd = readings[i] if i < len(readings) else None
-        top = getattr(rd, "center", None)
+        top = rd.center if rd is not None else None
         tops.append((float(top[0]), float(top[1])) if top is not None else box[0])
     out = []
     for i, box in enumerate(boxes):
@@ -972,7 +976,7 @@ def lean_scores(
     reach = pair_reach(silhouettes, settings, frame, rd.center, rj.center)
     scores = []
     for r, k in zip((rd, rj), reach, strict=True):
-        conf = float(getattr(r, "confidence", 0.0))
+        conf = float(r.confidence)
         scores.append(cocked_share(r) - st.pair_conf_weight * conf + st.pair_reach_weight * k)
     return scores[0], scores[1]
 
@@ -1123,7 +1127,7 @@ def top_square(settings: CockedSettings, frame: np.ndarray, reading, die: float,
     die's top is not), and its pips (``top_pips``) as many as the reader's face, their centre
     within ``agree`` die edges of the reader's (0.01 edge from the true centre on the dev sets,
     against the reader's 0.04)."""
-    face = reading.value if reading.value is not None else getattr(reading, "best_face", None)
+    face = reading.value if reading.value is not None else reading.best_face
     pips = top_pips(frame, reading.center, die)
     if (pips is None or face is None or pips.count != int(face)
             or math.dist(pips.center, reading.center) > agree * die):
@@ -1354,15 +1358,15 @@ def lean_beliefs(
     readings: list,
 ) -> list[float] | None:
     """The lean model's belief that each resting die leans (one per box, at the reader's top
-    face centre, else the box's centre), or None without a model (the reader has no ``lean``)
+    face centre, else the box's centre), or None without a model (the reader's ``lean`` is None)
     or with ``lean_model`` or ``geometric_cocked`` off."""
-    judge = getattr(reader, "lean", None)
+    judge = reader.lean if reader is not None else None
     if judge is None or not (settings.lean_model and settings.geometric_cocked) or not boxes:
         return None
     centers = []
     for i, box in enumerate(boxes):
         rd = readings[i] if i < len(readings) else None
-        top = getattr(rd, "center", None)
+        top = rd.center if rd is not None else None
         centers.append((float(top[0]), float(top[1])) if top is not None else box[0])
     toward_wall = (-geometry.wall_n[0], -geometry.wall_n[1])
     return judge.beliefs(frame, centers, geometry.die, toward_wall)
@@ -1372,9 +1376,10 @@ def flat_value(reading, reader) -> int | None:
     """The value of a die the reader flagged cocked (so left unread) that the pair cue finds
     lying flat: its ``best_face`` when the reader's ``confidence`` in it is at least its
     ``min_confidence`` (the bar a value must pass anyway), else None (the operator gives
-    it, R-I2). A reader without ``best_face`` or ``min_confidence`` leaves it unread."""
-    face = getattr(reading, "best_face", None)
-    floor = getattr(reader, "min_confidence", None)
+    it, R-I2). A reading without ``best_face`` or a reader without ``min_confidence`` leaves it
+    unread."""
+    face = reading.best_face
+    floor = reader.min_confidence if reader is not None else None
     if face is None or floor is None:
         return None
     return int(face) if float(reading.confidence) >= float(floor) else None

@@ -246,10 +246,15 @@ class _Reading:
     box: tuple
     confidence: float
     cocked: bool
+    cocked_share: float | None = None  # no graded belief: the flag counts
+    best_face: int | None = None
 
 
 class TruthReader:
     """Reads the synthetic dice by where they lie (the real reader is vision.dice.DiceReader)."""
+
+    lean = None  # no lean model: the pair cue goes by the readings and the silhouettes
+    min_confidence = None
 
     def __init__(self, dice):
         self.dice = dice
@@ -556,6 +561,7 @@ class PlacedReader:
 
     cocked_threshold = 0.6
     min_confidence = 0.8
+    lean = None
 
     def __init__(self, tops, values, shares, confidence=0.95):
         self.tops, self.values, self.shares = tops, values, shares
