@@ -1,6 +1,7 @@
 """Tracker benchmark: accuracy per die against the simulator's truth, and frames per second.
 
     .venv/bin/python bench/tracker.py [--throws 240] [--hd-throws 240] [--fps 60] [-v]
+    .venv/bin/python bench/tracker.py --throws 0 --hd-throws 0 --clips-looks
 
 Simulates throws of every case (BOTH_HIT, ONE_HITS, NONE_HITS, OUT_OF_AREA, COCKED_WALL,
 COCKED_DIE in turn), renders their frames first, then times the whole pipeline (ThrowTracker with
@@ -25,11 +26,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from tablectl.rulings import rule_throw  # noqa: E402
 from tests.support.throws import (  # noqa: E402
     SIM_CASES,
     THROW_CLIPS,
+    CameraLook,
     die_misses,
     match,
     pct,
@@ -189,15 +192,60 @@ def run(
     }
 
 
+def _jpeg(quality: int):
+    def image(img, _k):
+        ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return image
+
+
+def _sensor_noise(sigma: float):
+    def image(img, k):
+        rng = np.random.default_rng(k)  # the same noise on every run
+        noise = rng.normal(0.0, sigma, img.shape).astype(np.float32)
+        return np.clip(img + noise, 0, 255).astype(np.uint8)
+    return image
+
+
+def _light(gains):
+    def image(img, _k):
+        return np.clip(img * np.float32(gains), 0, 255).astype(np.uint8)
+    return image
+
+
+# The second renderer's clips (1280x720, 60 fps) as other cameras and rooms would give them
+# (``--clips-looks``): frame rates and sizes the issue names, a webcam's compressed stream,
+# a noisy sensor, a dim room, a warm lamp. Never tuned on: a look is a check, not a set.
+CAMERA_LOOKS = [
+    CameraLook("as shot, 1280x720 60 fps"),
+    CameraLook("30 fps", stride=2),
+    CameraLook("20 fps", stride=3),
+    CameraLook("640x360", scale=0.5),
+    CameraLook("640x360 30 fps", stride=2, scale=0.5),
+    CameraLook("512x288", scale=0.4),
+    CameraLook("JPEG q40 (a webcam's stream)", image=_jpeg(40)),
+    CameraLook("JPEG q40, 640x360", scale=0.5, image=_jpeg(40)),
+    CameraLook("JPEG q40, 640x360 30 fps", stride=2, scale=0.5, image=_jpeg(40)),
+    CameraLook("sensor noise sigma 6", image=_sensor_noise(6.0)),
+    CameraLook("sensor noise sigma 6, 640x360 30 fps", stride=2, scale=0.5,
+               image=_sensor_noise(6.0)),
+    CameraLook("dim room (x0.55)", image=_light((0.55, 0.55, 0.55))),
+    CameraLook("warm lamp (B x0.75, R x1.15)", image=_light((0.75, 0.95, 1.15))),
+]
+
+
 def run_clips(folder: Path, verbose: bool, use_reader: bool, overrides: dict | None = None,
-              ) -> dict:
-    """The second renderer's clips (``tests.support.throws.throw_clips``), one line per clip."""
+              look: CameraLook | None = None) -> dict:
+    """The second renderer's clips (``tests.support.throws.throw_clips``), one line per clip
+    (through ``look``: only the clips it got wrong)."""
     settings = make_settings(overrides)
     reader = make_reader(use_reader)
     stats: Counter = Counter()
     frames_total = 0
     elapsed = cpu = 0.0
     for clip in throw_clips(folder):
+        if look is not None:
+            clip = clip.shot_as(look)
         frames = list(clip.frames())
         observations, took, cpu_took = track(clip.calibration, frames, reader, settings)
         elapsed += took
@@ -219,6 +267,8 @@ def run_clips(folder: Path, verbose: bool, use_reader: bool, overrides: dict | N
             f"{' left' if d['left_area'] else ''}" for d in clip.truth["dice"]
         ) + f" -> {truth_ruling(clip.truth)}"
         mark = "ok " if not failures else "BAD"
+        if look is not None and not failures:
+            continue
         print(f"  {mark} {clip.name} ({clip.truth['case']}): seen {seen or 'nothing'}; "
               f"truth {want}")
         if verbose:
@@ -227,6 +277,23 @@ def run_clips(folder: Path, verbose: bool, use_reader: bool, overrides: dict | N
     return {"stats": stats, "fps": frames_total / elapsed if elapsed else float("nan"),
             "cpu_fps": frames_total / cpu if cpu else float("nan"),
             "frames": frames_total, "render_s": 0.0}
+
+
+def report_looks(folder: Path, use_reader: bool, overrides: dict | None, verbose: bool) -> None:
+    """The clips through each of ``CAMERA_LOOKS``: a line per look."""
+    rows = []
+    for look in CAMERA_LOOKS:
+        print(f"\n  {look.name}:")
+        st = run_clips(folder, verbose, use_reader, overrides, look)["stats"]
+        rows.append((look.name, st))
+    print("\n| camera | rulings | hit_wall | left_area | values | cocked flagged | flat flagged "
+          "| cocked paid | not one observation |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, st in rows:
+        print(f"| {name} | {st['ruling_ok']}/{st['throws']} | {st['hit_ok']}/{st['dice']} "
+              f"| {st['left_ok']}/{st['dice']} | {st['value_ok']}/{st['value_n']} "
+              f"| {st['cocked_hit']}/{st['cocked_n']} | {st['cocked_false']}/{st['flat_n']} "
+              f"| {st['cocked_paid']}/{st['cocked_throws']} | {st['throws_wrong_count']} |")
 
 
 def report(name: str, r: dict, target_fps: int | None) -> None:
@@ -283,6 +350,10 @@ def main() -> int:
                     help="also the second renderer's clips (clip_NNN.mp4 with "
                          "clip_NNN_calibration.toml and clip_NNN_gt.json; default folder: "
                          "../shared/data/throw-clips)")
+    ap.add_argument("--clips-looks", action="store_true",
+                    help="the second renderer's clips (the --clips folder, or the default) as "
+                         "other cameras give them: 30 and 20 fps, smaller images, a webcam's "
+                         "JPEG stream, sensor noise, a dim room, a warm lamp; a line per look")
     ap.add_argument("--world", default=None, choices=WORLDS,
                     help="wide: 30/60/120 fps and a camera tilt of 0-15 degrees drawn per "
                          "throw (never tuned on; report it with its own seeds, e.g. 70000); "
@@ -319,6 +390,10 @@ def main() -> int:
         print(f"\nthe second renderer's clips in {folder}:")
         r = run_clips(folder, args.verbose, not args.no_reader, overrides)
         report(f"clips ({folder.name})", r, None)
+    if args.clips_looks:
+        folder = Path(args.clips or THROW_CLIPS)
+        print(f"\nthe second renderer's clips in {folder}, as other cameras give them:")
+        report_looks(folder, not args.no_reader, overrides, args.verbose)
     for size, n in (((640, 480), args.throws), ((1280, 720), args.hd_throws)):
         if n <= 0:
             continue

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +83,14 @@ class TrackerSettings:
         edges change the frame enough, differs from the felt in hue. 0.04 is above the felt's
         own spread on the shrunk work image (0.02-0.035 at the 99.9th percentile with the
         simulator's noisiest sensors); 0: off.
+    :param felt_chroma_noise: a camera whose own noise moves the empty felt's hue (a compressed
+        stream's blocks of colour, a noisy sensor in a dim room) would make the felt-hue test
+        find dice where there are none, and a throw never settles. So while the table is idle
+        the tracker measures the least bar at which the test finds nothing on the empty felt
+        (every fourth frame, the last eight measures), and uses this many times the largest,
+        if that is above ``felt_chroma``, for the next throw (0: never raised). The
+        simulator's worlds and the second renderer's clips need no more than 0.02 (the bar
+        stays 0.04); the clips as a webcam's JPEG stream at half size need up to 0.1.
     :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
         not dice. No die is first seen within this many die edges of one (this frame or the
         last) nor touching the image's border: pieces of a hand (its edge at the border, its
@@ -123,6 +132,7 @@ class TrackerSettings:
     hand_birth_margin: float = 0.5
     suppress_shadows: bool = True
     felt_chroma: float = 0.04
+    felt_chroma_noise: float = 1.25
     throw_speed: float = 100.0
     untangle_margin: float = 0.25
     energy_margin: float = 0.25
@@ -189,6 +199,9 @@ class ThrowTracker:
         self._hand_seen = False  # a hand was in view during this throw
         # the felt's chromaticity and half its brightness (``_off_felt_chroma``), per throw
         self._felt_hue: tuple[np.ndarray, np.ndarray] | None = None
+        # the felt-hue test's bar for this throw, and the empty felt's recent needs of it
+        self._hue_bar = self.settings.felt_chroma
+        self._hue_noise: deque[float] = deque(maxlen=8)
         # where the area and the back wall lie (raises if the back wall is degenerate)
         self.geometry = TableGeometry(calibration, self.settings.wall)
         self._die = calibration.die_px
@@ -245,6 +258,7 @@ class ThrowTracker:
         self.state = IDLE
         self._bg = self._bg8 = self._prev = None
         self._felt_hue = None
+        self._hue_noise.clear()
         self._prev_image = self._start_image = None
         self._tracks = []
         self._splits = []
@@ -303,6 +317,7 @@ class ThrowTracker:
 
     # ----------------------------------------------------------------- idle
     def _idle(self, work: np.ndarray, motion: np.ndarray, t: float) -> None:
+        st = self.settings
         moving = cv2.countNonZero(cv2.bitwise_and(motion, self._area_mask))
         if moving >= self._start_px:
             self.state = THROW
@@ -315,6 +330,8 @@ class ThrowTracker:
             self._start_frame = self.frame_index
             self._start_time = t
             self._felt_hue = None
+            self._hue_bar = max(st.felt_chroma,
+                                st.felt_chroma_noise * max(self._hue_noise, default=0.0))
             self._quiet = 0
             return
         # Follow slow changes of the felt (light), never under a die at rest: a die must stay
@@ -335,6 +352,8 @@ class ThrowTracker:
                 work, self._bg, 2 * self.settings.background_alpha, self._idle_mask
             )
             self._bg8 = cv2.convertScaleAbs(self._bg)
+        if st.felt_chroma > 0 and st.felt_chroma_noise > 0 and self.frame_index % 4 == 1:
+            self._hue_noise.append(self._felt_hue_noise(work))
 
     # ----------------------------------------------------------------- throw
     def _throw(
@@ -419,27 +438,57 @@ class ThrowTracker:
             return self._drop()
         return None
 
+    def _hue_off_felt(self, work: np.ndarray, change: np.ndarray, felt_hue) -> tuple:
+        """The pixels the felt-hue test judges (changed by a third of ``diff_threshold`` to
+        it, at least half as bright as the felt ``felt_hue``: its chromaticity and half its
+        brightness), as ``np.nonzero`` gives them, and the square of each one's chromaticity's
+        distance from the felt's."""
+        hue, half = felt_hue
+        thr = self.settings.diff_threshold
+        on = np.nonzero((change > thr // 3) & (change <= thr))
+        if not len(on[0]):
+            return on, np.zeros(0, np.float32)
+        p = work[on].astype(np.float32)
+        psum = p.sum(axis=1) + 1.0
+        d = p / psum[:, None] - hue[on]
+        d2 = (d * d).sum(axis=1)
+        d2[psum <= half[on]] = 0.0  # darker pixels' hue is the sensor's noise: never a die's
+        return on, d2
+
+    @staticmethod
+    def _felt_hue_of(background: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        f = background.astype(np.float32)
+        fsum = f.sum(axis=2) + 1.0
+        return f / fsum[..., None], 0.5 * fsum
+
+    def _felt_hue_noise(self, work: np.ndarray) -> float:
+        """The least bar at which the felt-hue test finds nothing on the empty felt of this
+        idle frame (the area, away from the dice at rest): a pixel it finds must have its 3x3
+        neighbours found too (lone pixels are left out), so the bar needed is the largest
+        over pixels of the least distance in each one's neighbourhood."""
+        change = cv2.transform(cv2.absdiff(work, self._bg8), _SUM_BGR)
+        on, d2 = self._hue_off_felt(work, change, self._felt_hue_of(self._bg8))
+        if not len(d2):
+            return 0.0
+        dist = np.zeros(change.shape, np.float32)
+        dist[on] = np.sqrt(d2)
+        keep = self._area_mask if self._idle_mask is None else self._area_mask & self._idle_mask
+        return float(cv2.erode(dist, self._kernel).max(initial=0.0, where=keep > 0))
+
     def _off_felt_chroma(self, work: np.ndarray, change: np.ndarray) -> np.ndarray:
         """255 where ``work`` changed too little to count (``change``: the sum over B, G, R of
         |work - felt|, between a third of ``diff_threshold`` and it) but has another
-        chromaticity than the background felt (by more than ``felt_chroma``), keeping at least
+        chromaticity than the background felt (by more than the bar: ``felt_chroma``, or above the camera's own noise, ``felt_chroma_noise``), keeping at least
         half its brightness (darker pixels' hue is the sensor's noise); lone pixels left out.
         That is the body of a die of nearly the felt's colour; what changed more is judged by
         the change and shadow tests alone (a die's shaded sides and blur there would swell a
         blob past one die's size)."""
         if self._felt_hue is None:  # the felt as learnt before this throw (or healed since)
-            f = self._bg8.astype(np.float32)
-            fsum = f.sum(axis=2) + 1.0
-            self._felt_hue = (f / fsum[..., None], 0.5 * fsum)
-        hue, half = self._felt_hue
+            self._felt_hue = self._felt_hue_of(self._bg8)
         out = np.zeros(change.shape, np.uint8)
-        thr = self.settings.diff_threshold
-        on = np.nonzero((change > thr // 3) & (change <= thr))
-        if len(on[0]):
-            p = work[on].astype(np.float32)
-            psum = p.sum(axis=1) + 1.0
-            d = p / psum[:, None] - hue[on]
-            off = ((d * d).sum(axis=1) > self.settings.felt_chroma ** 2) & (psum > half[on])
+        on, d2 = self._hue_off_felt(work, change, self._felt_hue)
+        if len(d2):
+            off = d2 > self._hue_bar ** 2
             out[on[0][off], on[1][off]] = 255
         return cv2.morphologyEx(out, cv2.MORPH_OPEN, self._kernel)
 

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+import numpy as np
 
 from vision.calibration import Calibration
 from vision.observation import DieObservation
@@ -73,22 +76,55 @@ def pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:6.2f}% ({a}/{b})" if b else "   n/a"
 
 
+@dataclass(frozen=True)
+class CameraLook:
+    """How another camera would have shot a clip: every ``stride``-th frame (a lower frame
+    rate, the exposure as it was), the image scaled by ``scale`` (fewer pixels a die), and
+    each frame then passed through ``image`` (a compressed stream, a dim room, a noisy
+    sensor; it gets the frame and its index and returns a new frame)."""
+
+    name: str
+    stride: int = 1
+    scale: float = 1.0
+    image: Callable[[np.ndarray, int], np.ndarray] | None = None
+
+
+def _scaled(point, k: float):
+    return None if point is None else [float(v) * k for v in point]
+
+
 @dataclass
 class ThrowClip:
     """One clip of the second renderer: its video, calibration and truth (the simulator's
     shape: ``dice`` with ``value``, ``cocked``, ``hit_wall``, ``left_area``,
-    ``at_rest_in_area``, ``rest_center``, ``track``)."""
+    ``at_rest_in_area``, ``rest_center``, ``track``), as shot or through a ``look``."""
 
     name: str
     video: Path
     calibration: Calibration
     truth: dict
     fps: float
+    look: CameraLook | None = None
+
+    def shot_as(self, look: CameraLook) -> ThrowClip:
+        """This clip as ``look``'s camera gives it: its frames, and its calibration and
+        truth's image points scaled with the image."""
+        k = look.scale
+        cal = self.calibration
+        calibration = Calibration(tuple((x * k, y * k) for x, y in cal.area),
+                                  tuple((x * k, y * k) for x, y in cal.back_wall),
+                                  cal.die_px * k)
+        dice = [{**d, "rest_center": _scaled(d["rest_center"], k),
+                 "track": [_scaled(p, k) for p in d["track"]]} for d in self.truth["dice"]]
+        return replace(self, calibration=calibration, truth={**self.truth, "dice": dice},
+                       look=look)
 
     def frames(self):
-        """(timestamp, BGR frame) for every frame of the video."""
+        """(timestamp, BGR frame) for every frame of the video (through ``look``: every
+        stride-th, at the time it was shot)."""
         import cv2
 
+        look = self.look or CameraLook("as shot")
         cap = cv2.VideoCapture(str(self.video))
         if not cap.isOpened():
             raise OSError(f"cannot open {self.video}")
@@ -98,7 +134,13 @@ class ThrowClip:
                 ok, img = cap.read()
                 if not ok:
                     break
-                yield k / self.fps, img
+                if k % look.stride == 0:
+                    if look.scale != 1.0:
+                        img = cv2.resize(img, None, fx=look.scale, fy=look.scale,
+                                         interpolation=cv2.INTER_AREA)
+                    if look.image is not None:
+                        img = look.image(img, k)
+                    yield k / self.fps, img
                 k += 1
         finally:
             cap.release()

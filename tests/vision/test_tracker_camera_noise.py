@@ -1,0 +1,108 @@
+"""A camera whose own noise moves the felt's hue (``TrackerSettings.felt_chroma_noise``): a
+webcam's compressed stream paints the empty felt in blocks of colour, which the felt-hue test
+(a die of nearly the felt's colour) would take for dice that never settle, so the throw was
+never observed. The tracker measures, while idle, the bar at which the empty felt stays clean
+and judges the next throw above it; on a clean camera the bar stays ``felt_chroma``.
+docs/replay.md "A camera's own noise"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.support.throws import CameraLook, ThrowClip, match
+from vision.calibration import Calibration
+from vision.simulator.clip import SimClip
+from vision.tracker import ThrowTracker, TrackerSettings
+
+CLIPS = Path(__file__).resolve().parents[2] / "fixtures" / "clips"
+
+
+def colour_blocks(amplitude: float, seed: int = 5):
+    """Each frame with its own blocks of colour, 16 px square, each channel moved by up to
+    ``amplitude``: what a compressed stream does to flat felt (too little to pass the change
+    test, enough to move the hue)."""
+    rng = np.random.default_rng(seed)
+
+    def noisy(img: np.ndarray) -> np.ndarray:
+        h, w = img.shape[:2]
+        field = rng.uniform(-amplitude, amplitude, (h // 16 + 1, w // 16 + 1, 3))
+        up = cv2.resize(field.astype(np.float32), None, fx=16, fy=16,
+                        interpolation=cv2.INTER_NEAREST)[:h, :w]
+        return np.clip(img + up, 0, 255).astype(np.uint8)
+
+    return noisy
+
+
+def observe(clip: SimClip, settings: TrackerSettings, image=lambda img: img):
+    tracker = ThrowTracker(clip.calibration, settings=settings)
+    return [o for t, img in clip.frames if (o := tracker.feed(t, image(img))) is not None]
+
+
+def test_a_throw_through_blocks_of_colour_is_observed_as_it_was():
+    clip = SimClip.load(CLIPS / "01_both_hit")
+    seen = observe(clip, TrackerSettings(), colour_blocks(6.0))
+    assert len(seen) == 1
+    truth = clip.truth["dice"]
+    dice = match(truth, seen[0].dice)
+    assert [d is not None for d in dice] == [True, True]
+    assert [(d.hit_wall, d.left_area) for d in dice] == [
+        (t["hit_wall"], t["left_area"]) for t in truth]
+    assert seen[0].extra == 0
+
+
+def test_without_the_noise_bar_the_same_throw_is_never_observed():
+    """The failure the bar mends: phantom dice of the felt's hue flicker and never settle."""
+    clip = SimClip.load(CLIPS / "01_both_hit")
+    assert observe(clip, TrackerSettings(felt_chroma_noise=0.0), colour_blocks(6.0)) == []
+
+
+@pytest.mark.parametrize("name", ["03_one_hits", "06_out_of_area", "09_cocked_die"])
+def test_a_clean_camera_is_judged_as_without_the_noise_bar(name):
+    clip = SimClip.load(CLIPS / name)
+    on = observe(clip, TrackerSettings())
+    off = observe(clip, TrackerSettings(felt_chroma_noise=0.0))
+    assert len(on) == 1
+    assert [d.to_dict(with_track=True) for d in on[0].dice] == [
+        d.to_dict(with_track=True) for d in off[0].dice]
+
+
+def write_clip(folder: Path, frames: int = 6) -> ThrowClip:
+    """A tiny 64x48 video at 60 fps, frame k all grey k * 40, with a calibration and truth."""
+    video = folder / "clip_000.mp4"
+    out = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 60, (64, 48))
+    for k in range(frames):
+        out.write(np.full((48, 64, 3), k * 40, np.uint8))
+    out.release()
+    cal = Calibration(((4.0, 44.0), (60.0, 44.0), (60.0, 4.0), (4.0, 4.0)),
+                      ((4.0, 4.0), (60.0, 4.0)), 10.0)
+    die = {"value": 3, "cocked": False, "hit_wall": True, "left_area": False,
+           "at_rest_in_area": True, "rest_center": [20.0, 30.0],
+           "track": [[40.0, 40.0], None, [20.0, 30.0]]}
+    return ThrowClip("clip_000", video, cal, {"dice": [die]}, 60.0)
+
+
+def test_a_clip_shot_as_another_camera(tmp_path):
+    clip = write_clip(tmp_path)
+    given = []
+
+    def image(img, k):
+        given.append((k, img.shape))
+        return np.full_like(img, k)
+
+    other = clip.shot_as(CameraLook("half size, 30 fps", stride=2, scale=0.5, image=image))
+    frames = list(other.frames())
+    assert [round(t * 60) for t, _ in frames] == [0, 2, 4]  # shot when they were
+    # each frame scaled, then through the look's image with its index in the clip
+    assert given == [(0, (24, 32, 3)), (2, (24, 32, 3)), (4, (24, 32, 3))]
+    assert [int(img.max()) for _, img in frames] == [0, 2, 4]
+    assert other.calibration.die_px == 5.0
+    assert other.calibration.back_wall == ((2.0, 2.0), (30.0, 2.0))
+    die = other.truth["dice"][0]
+    assert die["rest_center"] == [10.0, 15.0]
+    assert die["track"] == [[20.0, 20.0], None, [10.0, 15.0]]
+    assert clip.truth["dice"][0]["rest_center"] == [20.0, 30.0]  # the clip itself unchanged
+    assert len(list(clip.frames())) == 6
