@@ -886,9 +886,20 @@ def flat_by_cube(silhouettes: RestSilhouettes, settings: CockedSettings, frame: 
             continue
         seen = cube_rim(silhouettes, st, frame, centre,
                         [t for j, t in enumerate(tops) if j != i], slope)
-        out[i] = (seen is not None and seen.past_lean >= st.wall_cube_clear
-                  and st.wall_cube_low <= seen.scale <= st.wall_cube_high)
+        out[i] = cube_shows_flat(seen, st)
     return out
+
+
+def cube_shows_flat(seen: CubeRim | None, settings: CockedSettings) -> bool:
+    """Whether a die's rim by its flat hypothesis (``cube_rim``) shows a flat die's: at least
+    ``wall_cube_clear`` past where a ``wall_cube_lean``-degree lean would meet the felt, and
+    ``wall_cube_low`` to ``wall_cube_high`` times the view's slope out. False with
+    ``wall_cube_clear`` off."""
+    st = settings
+    if seen is None or st.wall_cube_clear is None or st.wall_cube_clear is False:
+        return False
+    return (seen.past_lean >= st.wall_cube_clear
+            and st.wall_cube_low <= seen.scale <= st.wall_cube_high)
 
 
 def _pips_centre(settings: CockedSettings, frame: np.ndarray, reading, die: float):
