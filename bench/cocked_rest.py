@@ -1283,15 +1283,19 @@ def print_cubes(rows: list[dict], settings: CockedSettings, verbose: bool = Fals
               f"{spread([r['past_lean'] for r in seen]):30s}  {len(mine):10d}  "
               f"{sum(_past_bars(r, settings) > 0 for r in mine):8d}  "
               f"{sum(r['cleared'] for r in sel)}")
-    leaning = sorted((r for r in rows if r["cocked"] and r["on"] == "wall"
-                      and r["scale"] == r["scale"]), key=lambda r: -_past_bars(r, settings))
-    if leaning:
-        r = leaning[0]
-        print(f"the die leaning on the wall nearest to passing the bars (scale "
-              f"{settings.wall_cube_low:g}..{settings.wall_cube_high:g}, past lean {bar:+.2f}), "
-              f"alone or not, pips or not: {r['seed']} ({r['tilt']:.1f} deg): scale "
-              f"{r['scale']:.2f}, past lean {r['past_lean']:+.3f}: short by "
-              f"{-_past_bars(r, settings):.3f} (the larger shortfall, in its own unit)")
+    for pips, how in ((True, "its pips agreeing (the centre flat_by_cube takes)"),
+                      (False, "from the reader's centre (flat_by_cube does not look)")):
+        leaning = sorted((r for r in rows if r["cocked"] and r["on"] == "wall"
+                          and r["pips"] == pips and r["scale"] == r["scale"]),
+                         key=lambda r: -_past_bars(r, settings))
+        if leaning:
+            r = leaning[0]
+            print(f"the die leaning on the wall nearest to passing the bars (scale "
+                  f"{settings.wall_cube_low:g}..{settings.wall_cube_high:g}, past lean "
+                  f"{bar:+.2f}), alone or not, {how}: {r['seed']} ({r['tilt']:.1f} deg): "
+                  f"scale {r['scale']:.2f}, past lean {r['past_lean']:+.3f}: "
+                  f"{'short by' if _past_bars(r, settings) <= 0 else 'PAST by'} "
+                  f"{abs(_past_bars(r, settings)):.3f} (the larger shortfall, in its own unit)")
     on_die = [r for r in rows if r["cocked"] and r["on"] != "wall" and r["scale"] == r["scale"]]
     print(f"dice leaning on the other die past the bars: {sum(_past_bars(r, settings) > 0 for r in on_die)}"
           f" of {len(on_die)} found, {sum(_past_bars(r, settings) > 0 and r['alone'] for r in on_die)}"
