@@ -17,6 +17,8 @@
     .venv/bin/python bench/cocked_rest.py bands /tmp/rest-84000.pkl [...] --picture P.png --seeds S,S
     .venv/bin/python bench/cocked_rest.py rims /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] [-v]
     .venv/bin/python bench/cocked_rest.py rimcrops /tmp/rest-81000.pkl --seeds S,S --out DIR
+    .venv/bin/python bench/cocked_rest.py cubes /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] \
+        [--true-lens] [-v]
 
 ``bench/tracker.py``'s 60 throws hold too few cocked throws to show one paid in a hundred. The
 cues run once per throw, on the rest frame, so a set of throws is simulated and tracked once
@@ -37,7 +39,12 @@ shadow-free silhouettes' gap of close pairs, flat against leaning, beside the ge
 ``rims`` the dice at the wall measured by their faces' edge lines (``vision.front_rim``,
 ``rim_front``: the front face's band, the side faces), flat (by the kind of flat die the wall cue
 flags) against leaning by lean angle, and how many of each the edge lines clear; ``rimcrops``
-crops of such dice for ``tests/vision/test_cocked_rim.py``.
+crops of such dice for ``tests/vision/test_cocked_rim.py`` and ``test_cocked_cube.py``; ``cubes``
+the dice at the wall by their flat hypothesis's rim (``vision.flat_cube``, ``cube_rim``: where the
+image steps along a flat cube's lower outline drawn through the camera model), flat (by kind)
+against leaning on the wall by lean angle and on the other die, and how many ``flat_by_cube``
+clears (``--true-lens``: with the simulator camera's focal length, not the lens assumed).
+``--set NAME=none`` turns an optional setting off.
 
 The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
 while the throws run (the tracker and the cues run as the table runs them). Physical seeds
@@ -70,10 +77,12 @@ from vision.cocked_cues import (  # noqa: E402
     band_between,
     camera_view,
     cocked_share,
+    cube_rim,
     dice_window,
     die_offsets,
     felt_band,
     felt_coloured,
+    flat_by_cube,
     flat_by_pips,
     flat_by_rims,
     flat_fronts,
@@ -1168,6 +1177,141 @@ def print_rims(rows: list[dict], verbose: bool = False) -> None:
                   f"{r['sil_band']:+.2f}  {r['side']:+.2f}  {r['cleared']}")
 
 
+def _view_of(sil, true_lens: bool) -> CameraView | None:
+    """The camera view as the cues take it (``camera_view``: the lens assumed), or with
+    ``true_lens`` the simulator camera's own focal length (``vision.simulator.scene.Camera``:
+    1024 px per 480 rows): the most any estimate from the area could give."""
+    if not true_lens:
+        return camera_view(sil)
+    geo = sil.geometry
+    wall = (geo.wall_p, (geo.wall_p[0] + geo.wall_u[0] * geo.wall_len,
+                         geo.wall_p[1] + geo.wall_u[1] * geo.wall_len))
+    try:
+        return CameraView.from_area([tuple(p) for p in geo.area_poly.reshape(-1, 2)], wall,
+                                    sil.frame_size, focal_px=1024.0 * sil.frame_size[1] / 480.0)
+    except CameraViewError:
+        return None
+
+
+def cube_rows(records: list[dict], settings: CockedSettings, true_lens: bool = False
+              ) -> list[dict]:
+    """Per die within ``wall_near`` of the wall line (its box's centre), at rest in the area
+    and read: its truth (flat, or leaning on the wall or on the other die, by how much),
+    whether the wall cue flags it after the front face, the pips and the edge lines
+    (``flagged``, and then ``kind``: ``rim_kind``), whether another die lies within
+    ``wall_cube_alone`` (``alone``) and its pips agree with the reader (``pips``), and the flat
+    hypothesis's rim from its top's centre (``cube_rim``: ``scale``, ``rim``, ``past_lean``;
+    nan where no rim stands out), from the pips' centre where they agree, else the reader's;
+    ``cleared``: whether ``flat_by_cube`` clears it (``wall_cube_clear`` taken as 0.02 where
+    it is off). With ``true_lens`` the view is the simulator camera's (``_view_of``)."""
+    st = settings if settings.wall_cube_clear is not None else replace(settings,
+                                                                       wall_cube_clear=0.02)
+    rows = []
+    nan = float("nan")
+    for r in records:
+        sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
+        if not boxes:
+            continue
+        geo, view = sil.geometry, _view_of(sil, true_lens)
+        die = geo.die
+        rds, flagged = _wall_flags(sil, st, frame, boxes, readings)
+        by_rims = flat_by_rims(sil, st, frame, boxes, readings, flagged)
+        flagged = [f and not c for f, c in zip(flagged, by_rims, strict=True)]
+        cleared = flat_by_cube(sil, st, frame, boxes, readings, [True] * len(boxes))
+        tops = _tops(boxes, readings)
+        for i, t in enumerate(r["truth"]):
+            if t is None or not t["at_rest_in_area"] or view is None or rds[i] is None:
+                continue
+            if geo.wall_distance(*boxes[i][0])[0] > st.wall_near * die:
+                continue
+            pips = _pips_centre(st, frame, rds[i], die)
+            centre = pips or tops[i]
+            try:
+                slope = view.slope(*centre)
+            except CameraViewError:
+                continue
+            seen = cube_rim(sil, st, frame, centre, [u for k, u in enumerate(tops) if k != i],
+                            slope)
+            alone = all(math.dist(boxes[i][0], boxes[j][0]) > st.wall_cube_alone * die
+                        for j in range(len(boxes)) if j != i)
+            rows.append(dict(
+                seed=r["seed"], cocked=t["cocked"], on=t["cocked_on"],
+                tilt=t["cocked_tilt_deg"], colour=t.get("colour"), flagged=flagged[i],
+                kind=rim_kind(r, i, st) if flagged[i] and not t["cocked"] else None,
+                alone=alone, pips=pips is not None, toward=slope[0],
+                scale=seen.scale if seen else nan, rim=seen.rim if seen else nan,
+                past_lean=seen.past_lean if seen else nan, cleared=cleared[i]))
+    return rows
+
+
+def _past_bars(row: dict, settings: CockedSettings) -> float:
+    """How far a ``cube_rows`` row lies past both of ``flat_by_cube``'s bars (the rim's scale
+    at least ``wall_cube_low``, and at least ``wall_cube_clear`` past a lean's rim): the smaller
+    excess, each in its own unit; negative where it fails one."""
+    bar = settings.wall_cube_clear if settings.wall_cube_clear is not None else 0.02
+    return min(row["scale"] - settings.wall_cube_low, row["past_lean"] - bar,
+               settings.wall_cube_high - row["scale"])
+
+
+def print_cubes(rows: list[dict], settings: CockedSettings, verbose: bool = False) -> None:
+    """``cube_rows``: per group (flat dice, the flat dice the wall cue flags by kind, dice
+    leaning on the wall by lean angle, dice leaning on the other die) the dice whose rim is
+    found, the spread (min, quartiles, max) of its scale (of the view's slope) and of how far
+    it lies past a ``wall_cube_lean``-degree lean's rim; how many are alone with their pips
+    agreeing (``flat_by_cube`` looks at those only), how many of those lie past its bars, how
+    many it clears, and the leaning die nearest to passing the bars (alone or not)."""
+    bar = settings.wall_cube_clear if settings.wall_cube_clear is not None else 0.02
+    groups = [("flat", lambda r: not r["cocked"]),
+              ("flat, wall cue flags", lambda r: not r["cocked"] and r["flagged"])]
+    for kind in ("black", "felt hue", "cut top", "short top", "other"):
+        groups.append((f"  {kind}", lambda r, k=kind: not r["cocked"] and r["kind"] == k))
+    for lo, hi in ((10, 15), (15, 20), (20, 46)):
+        groups.append((f"on the wall {lo}-{hi} deg", lambda r, lo=lo, hi=hi: r["cocked"]
+                       and r["on"] == "wall" and lo <= r["tilt"] < hi))
+    groups.append(("on the other die", lambda r: r["cocked"] and r["on"] != "wall"))
+    print(f"rim: the outermost step along the flat cube's lower outline; scale: its shift in "
+          f"units of the view's slope; past lean: die edges past a "
+          f"{settings.wall_cube_lean:g}-degree lean's rim (bar {bar:+.2f})")
+    print(f"{'dice at the wall':24s} {'found':>9s}  {'scale':30s}  {'past lean':30s}  "
+          "alone+pips  past bar  cleared")
+    for name, keep in groups:
+        sel = [r for r in rows if keep(r)]
+        seen = [r for r in sel if r["scale"] == r["scale"]]
+        mine = [r for r in seen if r["alone"] and r["pips"]]
+        print(f"{name:24s} {len(seen):4d}/{len(sel):<4d}  "
+              f"{spread([r['scale'] for r in seen]):30s}  "
+              f"{spread([r['past_lean'] for r in seen]):30s}  {len(mine):10d}  "
+              f"{sum(_past_bars(r, settings) > 0 for r in mine):8d}  "
+              f"{sum(r['cleared'] for r in sel)}")
+    for pips, how in ((True, "its pips agreeing (the centre flat_by_cube takes)"),
+                      (False, "from the reader's centre (flat_by_cube does not look)")):
+        leaning = sorted((r for r in rows if r["cocked"] and r["on"] == "wall"
+                          and r["pips"] == pips and r["scale"] == r["scale"]),
+                         key=lambda r: -_past_bars(r, settings))
+        if leaning:
+            r = leaning[0]
+            print(f"the die leaning on the wall nearest to passing the bars (scale "
+                  f"{settings.wall_cube_low:g}..{settings.wall_cube_high:g}, past lean "
+                  f"{bar:+.2f}), alone or not, {how}: {r['seed']} ({r['tilt']:.1f} deg): "
+                  f"scale {r['scale']:.2f}, past lean {r['past_lean']:+.3f}: "
+                  f"{'short by' if _past_bars(r, settings) <= 0 else 'PAST by'} "
+                  f"{abs(_past_bars(r, settings)):.3f} (the larger shortfall, in its own unit)")
+    on_die = [r for r in rows if r["cocked"] and r["on"] != "wall" and r["scale"] == r["scale"]]
+    print(f"dice leaning on the other die past the bars: {sum(_past_bars(r, settings) > 0 for r in on_die)}"
+          f" of {len(on_die)} found, {sum(_past_bars(r, settings) > 0 and r['alone'] for r in on_die)}"
+          " of them alone (a lean on the other die tips any way)")
+    if verbose:
+        print("\nseed   truth          colour  flagged  kind       alone  pips   toward  scale"
+              "  rim    past lean  cleared")
+        for r in sorted(rows, key=lambda r: (r["cocked"], r["seed"])):
+            if r["scale"] != r["scale"] and not r["flagged"]:
+                continue
+            truth = f"{r['on']} {r['tilt']:4.1f}" if r["cocked"] else "flat"
+            print(f"{r['seed']}  {truth:14s} {r['colour']!s:7s} {r['flagged']!s:8s} "
+                  f"{r['kind']!s:10s} {r['alone']!s:6s} {r['pips']!s:6s} {r['toward']:5.2f}  "
+                  f"{r['scale']:5.2f}  {r['rim']:+.2f}  {r['past_lean']:+.3f}     {r['cleared']}")
+
+
 def rim_crops(records: list[dict], seeds: list[int], out: Path) -> list[Path]:
     """For each die within ``wall_near`` of the wall in the throws ``seeds``, a fixture for
     ``tests/vision/test_cocked_rim.py``: the rest frame and the felt before the throw two die
@@ -1194,7 +1338,7 @@ def rim_crops(records: list[dict], seeds: list[int], out: Path) -> list[Path]:
             if geo.wall_distance(*boxes[i][0])[0] > st.wall_near * die:
                 continue
             centre = _pips_centre(st, frame, rd, die) or tops[i]
-            half = int(2 * die)
+            half = int(2.5 * die)  # the flat cube's rim reaches 2 slopes out
             x0, y0 = max(0, int(centre[0]) - half), max(0, int(centre[1]) - half)
             x1 = min(frame.shape[1], int(centre[0]) + half)
             y1 = min(frame.shape[0], int(centre[1]) + half)
@@ -1220,13 +1364,17 @@ def rim_crops(records: list[dict], seeds: list[int], out: Path) -> list[Path]:
 
 
 def parse_set(items: list[str]) -> dict:
-    """``NAME=VALUE`` pairs -> CockedSettings fields (floats, true/false, or ``LOW,HIGH``)."""
+    """``NAME=VALUE`` pairs -> CockedSettings fields (floats, true/false, none/off for an
+    optional setting turned off, or ``LOW,HIGH``)."""
     out = {}
     for item in items:
         name, _, value = item.partition("=")
         if name not in CockedSettings.__dataclass_fields__ or not value:
             raise SystemExit(f"--set {item!r}: write NAME=VALUE with NAME a CockedSettings "
                              "field (vision/cocked_cues.py)")
+        if value.lower() in ("none", "off"):  # an optional setting turned off
+            out[name] = None
+            continue
         out[name] = {"true": True, "false": False}.get(value.lower(), None)
         if out[name] is None:
             try:
@@ -1297,6 +1445,13 @@ def main(argv: list[str] | None = None) -> int:
     rim.add_argument("sets", type=Path, nargs="+")
     rim.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     rim.add_argument("-v", "--verbose", action="store_true", help="one line per die")
+    cub = sub.add_parser("cubes", help="the dice at the wall by their flat hypothesis's rim "
+                                       "(vision.flat_cube), flat against leaning")
+    cub.add_argument("sets", type=Path, nargs="+")
+    cub.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    cub.add_argument("--true-lens", action="store_true",
+                     help="the simulator camera's focal length instead of the lens assumed")
+    cub.add_argument("-v", "--verbose", action="store_true")
     crp = sub.add_parser("rimcrops", help="fixtures of dice at the wall for the edge lines' "
                                           "tests (tests/fixtures/rim_edges)")
     crp.add_argument("sets", type=Path, nargs="+")
@@ -1342,6 +1497,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "rims":
         print_rims(rim_rows(records, CockedSettings(**parse_set(args.set))), args.verbose)
+        return 0
+    if args.step == "cubes":
+        st = CockedSettings(**parse_set(args.set))
+        print_cubes(cube_rows(records, st, args.true_lens), st, args.verbose)
         return 0
     if args.step == "shadows":
         print_shadows(shadow_rows(records), args.verbose)

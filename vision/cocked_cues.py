@@ -57,6 +57,7 @@ import numpy as np
 
 from vision.camera_view import CameraView, CameraViewError
 from vision.die_silhouette import RestSilhouettes, felt_in_shadow
+from vision.flat_cube import lean_rim, rim_profile, rim_scale
 from vision.front_rim import edge_direction, rim_band, side_bands
 from vision.pair_band import PairBand, pair_band
 from vision.throw_geometry import TableGeometry
@@ -193,6 +194,26 @@ class CockedSettings:
     :param wall_rim_side: ...and neither side face shows more than this (die edges) beyond
         what the view's slope across it shows of a flat die's (a die tipped sideways shows
         sin t more).
+    :param wall_cube_clear: a die the wall cue flags (after the front face, the pips and the
+        edge lines) is cleared when the flat hypothesis drawn through the camera model
+        (``vision.flat_cube``: a cube at its top's centre as its pips give it, turned as its
+        edges run, its footprint the top seen one edge lower) finds its rim, where the image
+        steps along the cube's whole lower outline, at least this many die edges past where a
+        die tipped ``wall_cube_lean`` degrees from the wall would meet the felt
+        (``lean_rim``: ``toward cos t - sin t`` past its top's front edge, square edges; a
+        rounded rim meets it nearer still). None: off.
+    :param wall_cube_lean: see ``wall_cube_clear``: the least lean a die at rest shows.
+    :param wall_cube_low: ...and at least this many times the view's slope out (a flat die's
+        rim lies at about 0.6-0.8 of it, its edges rounded; the top's own front edge, blurred,
+        is found at 0.1-0.35 of it: where the slope is small, a 10-degree lean's bound lies
+        near the top's edge, and a step that near is that edge, not a front face)...
+    :param wall_cube_high: ...and no farther than this many times (a step beyond is a shadow's
+        edge or another object, not the die's rim)...
+    :param wall_cube_step: ...the rim's step standing this far (colour levels per pixel, all
+        but a quarter of its samples) above the felt's own...
+    :param wall_cube_alone: ...only for a die with no other die within this many die edges:
+        a die leaning on the other die tips any way, toward the camera too, and shows a rim
+        farther out than a flat die's.
     :param pair_lean: of two resting dice closer than this (silhouette centres, die edges) one
         is taken to lean on the other. Flat dice can lie that close: one goes to the operator.
     :param pair_touch_reach: ...and of two dice closer than this whose silhouettes touch: a
@@ -325,6 +346,12 @@ class CockedSettings:
     wall_rim_clear: float = 0.12
     wall_rim_high: float = 0.08
     wall_rim_side: float = 0.08
+    wall_cube_clear: float | None = 0.02
+    wall_cube_lean: float = 10.0
+    wall_cube_low: float = 0.4
+    wall_cube_high: float = 1.2
+    wall_cube_step: float = 4.0
+    wall_cube_alone: float = 1.8
     wall_band_clear: float = 0.08
     wall_band_top: float = 0.42
     wall_band_top_max: float = 0.6
@@ -793,6 +820,86 @@ def rim_shows_flat(seen: RimFront | None, settings: CockedSettings) -> bool:
     return (seen is not None and seen.side <= st.wall_rim_side
             and all(-st.wall_rim_clear <= b <= st.wall_rim_high
                     for b in (seen.band, seen.sil_band)))
+
+
+class CubeRim(NamedTuple):
+    """Where a die at the wall meets the felt by its flat hypothesis's rim (``cube_rim``)."""
+
+    scale: float  # the rim's shift, in units of the view's slope (a flat die's: about 0.6-0.8)
+    rim: float  # the rim past the top's front edge, die edges: ``scale`` times ``toward``
+    step: float  # the rim's step (colour levels per pixel)
+    past_lean: float  # ``rim`` less where a die tipped ``wall_cube_lean`` meets the felt
+
+
+def cube_rim(silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray, top,
+             other_tops: list, slope: tuple[float, float]) -> CubeRim | None:
+    """Where a die whose top face's centre is ``top`` meets the felt, by the flat hypothesis's
+    rim drawn through the camera model (``vision.flat_cube``; the view's ``slope`` there):
+    the outermost step along the cube's lower outline standing ``wall_cube_step`` above the
+    felt's; None where no step stands out, the slope is too small to tell, or the edges'
+    direction is not found."""
+    geo = silhouettes.geometry
+    die = geo.die
+    edge = edge_direction(frame, top, die, geo.wall_u, geo.wall_n, geo.wall_p)
+    if edge is None:
+        return None
+    prof = rim_profile(frame, top, die, edge, slope, geo.wall_n, geo.wall_u, other_tops)
+    found = rim_scale(*prof, stand_out=settings.wall_cube_step) if prof is not None else None
+    if found is None:
+        return None
+    scale, step = found
+    rim = scale * slope[0]
+    return CubeRim(scale, rim, step, rim - lean_rim(slope[0], settings.wall_cube_lean))
+
+
+def flat_by_cube(silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray,
+                 boxes: list, readings: list, walls: list[bool]) -> list[bool]:
+    """For each die the wall cue flags (``walls``) with no other die within
+    ``wall_cube_alone``, whether its rim by the flat hypothesis (``cube_rim``, from its top's
+    centre as its pips give it; a die whose pips do not agree with the reader is left
+    flagged) lies ``wall_cube_clear`` or more past where a die tipped ``wall_cube_lean`` would
+    meet the felt, ``wall_cube_low`` to ``wall_cube_high`` times the view's slope out: that clears
+    the wall cue's flag. False for the others, without a camera view, or with
+    ``wall_cube_clear`` off."""
+    out = [False] * len(boxes)
+    st = settings
+    if st.wall_cube_clear is None or st.wall_cube_clear is False or not any(walls):
+        return out
+    view = camera_view(silhouettes)
+    if view is None:
+        return out
+    die = silhouettes.geometry.die
+    tops = _tops(boxes, readings)
+    for i in range(len(boxes)):
+        rd = readings[i] if i < len(readings) else None
+        if not walls[i] or rd is None:
+            continue
+        if any(math.dist(boxes[i][0], boxes[j][0]) <= st.wall_cube_alone * die
+               for j in range(len(boxes)) if j != i):
+            continue
+        centre = _pips_centre(st, frame, rd, die)
+        if centre is None:
+            continue
+        try:
+            slope = view.slope(*centre)
+        except CameraViewError:
+            continue
+        seen = cube_rim(silhouettes, st, frame, centre,
+                        [t for j, t in enumerate(tops) if j != i], slope)
+        out[i] = cube_shows_flat(seen, st)
+    return out
+
+
+def cube_shows_flat(seen: CubeRim | None, settings: CockedSettings) -> bool:
+    """Whether a die's rim by its flat hypothesis (``cube_rim``) shows a flat die's: at least
+    ``wall_cube_clear`` past where a ``wall_cube_lean``-degree lean would meet the felt, and
+    ``wall_cube_low`` to ``wall_cube_high`` times the view's slope out. False with
+    ``wall_cube_clear`` off."""
+    st = settings
+    if seen is None or st.wall_cube_clear is None or st.wall_cube_clear is False:
+        return False
+    return (seen.past_lean >= st.wall_cube_clear
+            and st.wall_cube_low <= seen.scale <= st.wall_cube_high)
 
 
 def _pips_centre(settings: CockedSettings, frame: np.ndarray, reading, die: float):
@@ -1416,6 +1523,10 @@ def judge_cocked(
     # ...nor is one whose faces' edge lines show a flat die's front face and no side face
     by_rims = flat_by_rims(silhouettes, settings, frame, boxes, readings, walls)
     walls = [w and not r for w, r in zip(walls, by_rims, strict=True)]
+    # ...nor is one whose rim, by the flat hypothesis drawn through the camera model, lies
+    # farther out than a die tipped from the wall can show it
+    by_cube = flat_by_cube(silhouettes, settings, frame, boxes, readings, walls)
+    walls = [w and not c for w, c in zip(walls, by_cube, strict=True)]
     tilted = top_faces(geometry, settings, frame, boxes, readings)
     beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
     # the top-face cue: a die by the wall or the other die whose top is foreshortened

@@ -66,7 +66,7 @@ def settable() -> dict[str, tuple[str, str]]:
 
 def _checked(name: str, value: Any, kind: str) -> Any:
     base, _, optional = kind.partition("|")
-    if optional and value is False:
+    if optional and (value is False or value is None):  # off (``from_text`` gives None)
         return None
     if base == "bool":
         ok = isinstance(value, bool)

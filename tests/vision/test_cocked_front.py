@@ -75,8 +75,10 @@ def _judge(felt, img, edges, top_d, **settings):
     reading = DieReading(3, top, (top, (DIE, DIE), 0.0), 0.99, False, 0.05)
     # the band alone: the pips would clear a flat die whose reader's centre is off its top
     # (tests/vision/test_cocked_pips.py), and so would its faces' edge lines
-    # (tests/vision/test_cocked_rim.py)
-    cues = CockedSettings(**{"wall_pips": False, "wall_rim_clear": 0.0, **settings})
+    # (tests/vision/test_cocked_rim.py) and its flat hypothesis's rim
+    # (tests/vision/test_cocked_cube.py)
+    cues = CockedSettings(**{"wall_pips": False, "wall_rim_clear": 0.0, "wall_cube_clear": None,
+                             **settings})
     _, (cocked,) = judge_cocked(_silhouettes(felt), cues, None, img, [box], [reading])
     return cocked, leans_on_wall(TableGeometry(TILTED), cues, box, reading)
 

@@ -37,3 +37,10 @@ def test_text_as_the_field_reads_it(name, text, value):
 def test_a_wrong_kind_or_name_is_refused(name, value):
     with pytest.raises(SettingError, match=name):
         tracker_settings({name: value})
+
+
+def test_an_optional_setting_turned_off_by_text_reaches_its_field():
+    # a bench's --set NAME=false: from_text gives None, which the field takes as off
+    s = tracker_settings({"wall_cube_clear": from_text("wall_cube_clear", "false")})
+    assert s.cocked.wall_cube_clear is None
+    assert tracker_settings({"pair_band_clear": False}).cocked.pair_band_clear is None
