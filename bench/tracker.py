@@ -17,6 +17,7 @@ no cocked throw paid and at most 2% false alarms; >= 400 fps at 640x480 and >= 1
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -207,6 +208,44 @@ def _sensor_noise(sigma: float):
     return image
 
 
+def _flicker(depth: float, hz: float = 100.0, fps: float = 60.0):
+    """A lamp on 50 Hz mains (light at 100 Hz) seen at ``fps``: each frame's brightness
+    moves by up to ``depth``."""
+    def image(img, k):
+        gain = 1.0 + depth * math.sin(2.0 * math.pi * hz * k / fps)
+        return np.clip(img * np.float32(gain), 0, 255).astype(np.uint8)
+    return image
+
+
+def _exposure_steps(step: float, every: int = 20):
+    """A camera's auto-exposure stepping its gain by ``step`` every ``every`` frames."""
+    def image(img, k):
+        return np.clip(img * np.float32(1.0 + step * (k // every % 2)), 0, 255).astype(np.uint8)
+    return image
+
+
+def _shift(img, dx: float, dy: float):
+    m = np.float32([[1, 0, dx], [0, 1, dy]])
+    return cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _jolt(px: float, start: int = 45):
+    """The camera's mount struck once (a die at the wall, a knee against the table) on frame
+    ``start``: a shake of ``px`` pixels dying away over a few frames."""
+    def image(img, k):
+        a = px * math.exp(-(k - start) / 4.0) * math.cos(1.3 * (k - start)) if k >= start else 0.0
+        return img if abs(a) < 0.05 else _shift(img, a, 0.5 * a)
+    return image
+
+
+def _jitter(px: float):
+    """A loose mount: the whole image moved by up to ``px`` pixels, anew each frame."""
+    def image(img, k):
+        dx, dy = np.random.default_rng(k).uniform(-px, px, 2)
+        return _shift(img, float(dx), float(dy))
+    return image
+
+
 def _light(gains):
     def image(img, _k):
         return np.clip(img * np.float32(gains), 0, 255).astype(np.uint8)
@@ -215,7 +254,8 @@ def _light(gains):
 
 # The second renderer's clips (1280x720, 60 fps) as other cameras and rooms would give them
 # (``--clips-looks``): frame rates and sizes the issue names, a webcam's compressed stream,
-# a noisy sensor, a dim room, a warm lamp. Never tuned on: a look is a check, not a set.
+# a noisy sensor, a dim room, a warm lamp, lamps flickering with the mains, a camera's
+# auto-exposure, its mount struck or loose. Never tuned on: a look is a check, not a set.
 CAMERA_LOOKS = [
     CameraLook("as shot, 1280x720 60 fps"),
     CameraLook("30 fps", stride=2),
@@ -231,6 +271,11 @@ CAMERA_LOOKS = [
                image=_sensor_noise(6.0)),
     CameraLook("dim room (x0.55)", image=_light((0.55, 0.55, 0.55))),
     CameraLook("warm lamp (B x0.75, R x1.15)", image=_light((0.75, 0.95, 1.15))),
+    CameraLook("mains flicker 4%", image=_flicker(0.04)),
+    CameraLook("mains flicker 8%", image=_flicker(0.08)),
+    CameraLook("auto-exposure steps of 6%", image=_exposure_steps(0.06)),
+    CameraLook("a jolt of 4 px", image=_jolt(4.0)),
+    CameraLook("a loose mount, 0.5 px a frame", image=_jitter(0.5)),
 ]
 
 

@@ -91,6 +91,13 @@ class TrackerSettings:
         if that is above ``felt_chroma``, for the next throw (0: never raised). The
         simulator's worlds and the second renderer's clips need no more than 0.02 (the bar
         stays 0.04); the clips as a webcam's JPEG stream at half size need up to 0.1.
+    :param exposure_deadband: each frame is brought to the background's exposure (divided
+        by the median ratio of its brightness to the background's over the area) where the
+        two differ by more than this share, and by more than one and a half grey levels of
+        the felt (on a dark felt a compressed stream's levels come and go by one): lamps that flicker with the mains (an LED lamp's
+        4% at 100 Hz seen at 60 fps changes every frame's brightness), a camera's
+        auto-exposure. Without it a flicker of 4% is motion on every frame, and no throw
+        settles. None: never.
     :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
         not dice. No die is first seen within this many die edges of one (this frame or the
         last) nor touching the image's border: pieces of a hand (its edge at the border, its
@@ -133,6 +140,7 @@ class TrackerSettings:
     suppress_shadows: bool = True
     felt_chroma: float = 0.04
     felt_chroma_noise: float = 1.25
+    exposure_deadband: float | None = 0.01
     throw_speed: float = 100.0
     untangle_margin: float = 0.25
     energy_margin: float = 0.25
@@ -228,6 +236,9 @@ class ThrowTracker:
         cv2.fillPoly(area_mask, [poly], 255)
         grow = max(1, int(round(die_w)))
         self._area_mask = cv2.dilate(area_mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+        # where the exposure is measured: a grid of about 600 points of the area
+        k = max(1, int(math.sqrt(cv2.countNonZero(area_mask) / 600.0)))
+        self._exposure_grid = (k, area_mask[::k, ::k] > 0)
         self._start_px = max(2, int(0.25 * self._die_area))
         self._kernel = np.ones((3, 3), np.uint8)
         self._hand_reach = self.settings.hand_margin * die_w  # work px
@@ -248,6 +259,19 @@ class ThrowTracker:
         if s == 1:
             return frame
         return cv2.resize(frame, self._wsize, interpolation=cv2.INTER_AREA)
+
+    def _exposure(self, work: np.ndarray) -> tuple[float, float]:
+        """The work frame's brightness against the background's: the median, over a sparse
+        grid of the area, of their ratio (the dice, their shadows and a hand cover far less
+        than half the area, so the median is the felt's: the lamp's or the camera's gain);
+        and the step one grey level of the felt makes in that ratio (on a dark felt a
+        compressed stream's grey levels come and go by one: that is no change of light)."""
+        k, inside = self._exposure_grid
+        now = cv2.cvtColor(np.ascontiguousarray(work[::k, ::k]), cv2.COLOR_BGR2GRAY)[inside]
+        felt = cv2.cvtColor(np.ascontiguousarray(self._bg8[::k, ::k]), cv2.COLOR_BGR2GRAY)[inside]
+        felt = felt + np.float32(1.0)
+        return (float(np.median((now + np.float32(1.0)) / felt)),
+                1.0 / max(1.0, float(felt.mean())))
 
     def _diff(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return changed_pixels(a, b, self.settings.diff_threshold)
@@ -300,6 +324,10 @@ class ThrowTracker:
             self._bg8 = work.copy()
             self._prev, self._prev_image = work, frame
             return None
+        if self.settings.exposure_deadband is not None:
+            gain, step = self._exposure(work)
+            if abs(gain - 1.0) > max(self.settings.exposure_deadband, 1.5 * step):
+                work = cv2.convertScaleAbs(work, alpha=1.0 / gain)
         if self._prev is None:
             self._prev, self._prev_image = work, frame
             return None

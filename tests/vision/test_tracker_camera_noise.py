@@ -1,12 +1,18 @@
-"""A camera whose own noise moves the felt's hue (``TrackerSettings.felt_chroma_noise``): a
+"""Cameras and rooms other than the simulator's clean ones (docs/replay.md "Other cameras").
+
+A camera whose own noise moves the felt's hue (``TrackerSettings.felt_chroma_noise``): a
 webcam's compressed stream paints the empty felt in blocks of colour, which the felt-hue test
 (a die of nearly the felt's colour) would take for dice that never settle, so the throw was
 never observed. The tracker measures, while idle, the bar at which the empty felt stays clean
 and judges the next throw above it; on a clean camera the bar stays ``felt_chroma``.
-docs/replay.md "A camera's own noise"."""
+
+Lamps that flicker with the mains (``TrackerSettings.exposure_deadband``): every frame a few
+per cent brighter or darker is motion everywhere; each frame is brought to the background's
+exposure first."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import cv2
@@ -60,11 +66,39 @@ def test_without_the_noise_bar_the_same_throw_is_never_observed():
     assert observe(clip, TrackerSettings(felt_chroma_noise=0.0), colour_blocks(6.0)) == []
 
 
+def mains_flicker(depth: float, fps: float = 60.0):
+    """Light at 100 Hz seen at ``fps``: frame k's brightness times 1 + depth sin(...)."""
+    k = iter(range(10**6))
+
+    def flickering(img: np.ndarray) -> np.ndarray:
+        gain = 1.0 + depth * math.sin(2.0 * math.pi * 100.0 * next(k) / fps)
+        return np.clip(img * np.float32(gain), 0, 255).astype(np.uint8)
+
+    return flickering
+
+
+def test_a_throw_under_a_flickering_lamp_is_observed_as_it_was():
+    clip = SimClip.load(CLIPS / "03_one_hits")
+    seen = observe(clip, TrackerSettings(), mains_flicker(0.05))
+    assert len(seen) == 1
+    truth = clip.truth["dice"]
+    dice = match(truth, seen[0].dice)
+    assert [(d.hit_wall, d.left_area) for d in dice] == [
+        (t["hit_wall"], t["left_area"]) for t in truth]
+    assert seen[0].extra == 0
+
+
+def test_without_the_exposure_the_flickering_throw_is_lost():
+    clip = SimClip.load(CLIPS / "03_one_hits")
+    seen = observe(clip, TrackerSettings(exposure_deadband=None), mains_flicker(0.05))
+    assert len(seen) != 1 or seen[0].extra or seen[0].missing
+
+
 @pytest.mark.parametrize("name", ["03_one_hits", "06_out_of_area", "09_cocked_die"])
-def test_a_clean_camera_is_judged_as_without_the_noise_bar(name):
+def test_a_clean_camera_is_judged_as_without_the_noise_bar_and_the_exposure(name):
     clip = SimClip.load(CLIPS / name)
     on = observe(clip, TrackerSettings())
-    off = observe(clip, TrackerSettings(felt_chroma_noise=0.0))
+    off = observe(clip, TrackerSettings(felt_chroma_noise=0.0, exposure_deadband=None))
     assert len(on) == 1
     assert [d.to_dict(with_track=True) for d in on[0].dice] == [
         d.to_dict(with_track=True) for d in off[0].dice]
