@@ -323,6 +323,14 @@ class CockedSettings:
         the reader's confidence in that face reaches its ``min_confidence`` and its
         ``cocked_share`` is below ``lean_clear_share``.
     :param lean_clear_share: see ``lean_clear``.
+    :param wall_lean_keep: a die within the wall cue's reach (``wall_near``) that the lean
+        model believes leans by at least this, and the reader by at least ``wall_lean_share``,
+        is flagged whatever the wall cue and its proofs say: two models seeing the lean
+        outweigh a top-face centre taken from the wrong face (the second renderer's
+        clip_009 through a webcam's JPEG at 640x360, its exposure corrected each frame: the
+        leaning die read as a one at 0.985, the reader's cocked share 0.52, the lean model's
+        belief 0.9995; paid without it). It only adds a flag; None: off.
+    :param wall_lean_share: see ``wall_lean_keep``.
     """
 
     geometric_cocked: bool = True
@@ -392,6 +400,8 @@ class CockedSettings:
     pair_wall_keep: float | None = 0.5
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
+    wall_lean_keep: float | None = 0.999
+    wall_lean_share: float = 0.3
 
 
 def cocked_share(reading) -> float:
@@ -1529,6 +1539,7 @@ def judge_cocked(
     walls = [w and not c for w, c in zip(walls, by_cube, strict=True)]
     tilted = top_faces(geometry, settings, frame, boxes, readings)
     beliefs = lean_beliefs(geometry, settings, reader, frame, boxes, readings)
+    kept = lean_kept(geometry, settings, boxes, readings, beliefs)
     # the top-face cue: a die by the wall or the other die whose top is foreshortened
     near = [
         geometry.wall_distance(*boxes[i][0])[0] <= settings.face_near_wall * die
@@ -1585,5 +1596,23 @@ def judge_cocked(
                 # its face to read it: it is read
                 values[i] = face
                 flag = False
-        cocked.append(bool(flag or face_flags[i]))
+        cocked.append(bool(flag or face_flags[i] or kept[i]))
     return values, cocked
+
+
+def lean_kept(geometry: TableGeometry, settings: CockedSettings, boxes: list, readings: list,
+              beliefs: list[float] | None) -> list[bool]:
+    """For each die, whether the lean model and the reader together keep it flagged at the
+    wall (``wall_lean_keep``): within the wall cue's reach, the model's belief at least
+    ``wall_lean_keep`` and the reader's cocked share at least ``wall_lean_share``."""
+    bar = settings.wall_lean_keep
+    if bar is None or beliefs is None or not settings.geometric_cocked:
+        return [False] * len(boxes)
+    out = []
+    for i, box in enumerate(boxes):
+        rd = readings[i] if i < len(readings) else None
+        d_wall, u_wall = geometry.wall_distance(*box[0])
+        out.append(rd is not None and -0.02 <= u_wall <= 1.02
+                   and d_wall < settings.wall_near * geometry.die
+                   and beliefs[i] >= bar and cocked_share(rd) >= settings.wall_lean_share)
+    return out

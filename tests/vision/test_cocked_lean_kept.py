@@ -1,0 +1,65 @@
+"""The lean model and the reader together keep a die at the wall flagged
+(``CockedSettings.wall_lean_keep``, ``vision.cocked_cues.lean_kept``): the second renderer's
+clip_009 through a webcam's JPEG at 640x360, its exposure corrected each frame, read its
+leaning die as a one at 0.985 from the wrong face, the wall cue measured from that face's
+centre and cleared it, and the throw was paid. The reader's cocked share was 0.52, the lean
+model's belief 0.9995: both saw the lean (docs/replay.md "Other cameras")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from vision.calibration import Calibration
+from vision.cocked_cues import CockedSettings, lean_kept
+from vision.dice import DieReading
+from vision.throw_geometry import TableGeometry
+
+DIE = 22.5  # clip_009 at 640x360
+CAL = Calibration(((78.0, 322.0), (559.0, 326.0), (539.0, 63.0), (102.0, 59.0)),
+                  ((102.0, 59.0), (539.0, 63.0)), DIE)
+
+
+def die_at(x: float, edges_from_wall: float, share: float, value: int | None = 1):
+    """A die's box and reading ``edges_from_wall`` die edges below the back wall's middle."""
+    geometry = TableGeometry(CAL)
+    (x0, y0), (x1, y1) = CAL.back_wall
+    y = y0 + (y1 - y0) * (x - x0) / (x1 - x0) + edges_from_wall * DIE
+    box = ((x, y), (DIE, DIE), 0.0)
+    reading = DieReading(value, (x, y - 3.0), box, 0.985, False, share, value)
+    assert abs(geometry.wall_distance(x, y)[0] / DIE - edges_from_wall) < 0.01
+    return box, reading
+
+
+def kept(boxes, readings, beliefs, settings=None):
+    return lean_kept(TableGeometry(CAL), settings or CockedSettings(), boxes, readings, beliefs)
+
+
+def test_the_clip_009_die_is_kept_flagged_where_both_models_see_the_lean():
+    box, reading = die_at(342.0, 0.8, share=0.522)
+    other_box, other = die_at(293.0, 2.2, share=0.078, value=6)
+    assert kept([box, other_box], [reading, other], [0.9995, 4e-6]) == [True, False]
+
+
+@pytest.mark.parametrize(("edges", "share", "belief"), [
+    (0.8, 0.522, 0.99),   # the lean model less than all but sure
+    (0.8, 0.2, 0.9995),   # the reader sees no lean
+    (1.5, 0.522, 0.9995),  # beyond the wall cue's reach (0.87): nothing to lean on
+])
+def test_one_model_alone_or_a_die_off_the_wall_keeps_nothing(edges, share, belief):
+    box, reading = die_at(342.0, edges, share=share)
+    assert kept([box], [reading], [belief]) == [False]
+
+
+def test_off_without_the_lean_model_or_the_setting():
+    box, reading = die_at(342.0, 0.8, share=0.522)
+    assert kept([box], [reading], None) == [False]
+    assert kept([box], [reading], [0.9995], CockedSettings(wall_lean_keep=None)) == [False]
+    assert kept([box], [reading], [0.9995],
+                replace(CockedSettings(), geometric_cocked=False)) == [False]
+
+
+def test_a_die_found_but_not_read_is_not_kept_by_the_models():
+    box, _ = die_at(342.0, 0.8, share=0.522)
+    assert kept([box], [], [0.9995]) == [False]
