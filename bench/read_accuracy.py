@@ -235,6 +235,8 @@ def _list_profile_changes(reader, profile, photo: str, frame, labels, others, al
             verdict = (f"| profile: {'pair' if got.of_pair else 'not the pair'} at "
                        f"{got.distance:.2f}, head {got.nearest} at {got.confidence:.2f}, "
                        f"nearest learnt die {got.pictured}"
+                       + (f", the nearest learnt die drawn: nearest as a {got.drawn} (by "
+                          f"{got.drawn_margin:.3f})" if got.drawn else "")
                        + ("" if pips is None else
                           f", the pair's pips {pips.count or pips.why or 'none'}"))
         print(f"    {photo} {who}{v}: alone {_say_reading(a)}, with the profile "
@@ -242,12 +244,13 @@ def _list_profile_changes(reader, profile, photo: str, frame, labels, others, al
 
 
 def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
-                   verbose: bool = False, heed_pips: bool = True) -> dict:
+                   verbose: bool = False, heed_pips: bool = True, draw: bool = True) -> dict:
     """Per kind of dice: learn a profile from two photos, score the other photos' dice of that
     kind with the general reader alone and with the profile (on the ``part`` of the split, the
     general reader never trained on it; None: every other photo). ``verbose``: list the dice
     the profile leaves unread or misread, and the other kinds' dice whose reading it
-    changes; ``heed_pips``: the profile heeds the pair's own pips (``DiceProfile.heed_pips``)."""
+    changes; ``heed_pips``: the profile heeds the pair's own pips (``DiceProfile.heed_pips``);
+    ``draw``: the profile draws the faces its photos did not show (``learn``'s ``draw``)."""
     from vision.dice import DiceReader
     from vision.dice_profile import learn, locate, read_yolo_labels
 
@@ -282,7 +285,7 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
                     mine = [lab for lab, kk in zip(ls, kp, strict=True) if kk == k]
                     dice += locate(reader, f, mine, len(frames))
                     frames.append(f)
-            profile = learn(reader, frames, dice, name=f"{s} kind {k}")
+            profile = learn(reader, frames, dice, name=f"{s} kind {k}", draw=draw)
             profile.heed_pips = heed_pips
             with_profile = DiceReader(profile=profile)
             mean = colours[kind == k].mean(0).round().astype(int).tolist()
@@ -695,6 +698,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile-pips", action=argparse.BooleanOptionalAction, default=True,
                     help="--profile: the profiles heed the pair's own pips (on in the table; "
                     "--no-profile-pips: not)")
+    ap.add_argument("--profile-draw", action=argparse.BooleanOptionalAction, default=True,
+                    help="--profile: the profiles draw each learnt die's other faces "
+                    "(vision/profile_draw.py; --no-profile-draw: not)")
     ap.add_argument("--per-kind", action="store_true",
                     help="per kind of dice (dice_split.json kinds), on --part or --all")
     ap.add_argument("--leave-out", action="append", default=[], metavar="KIND",
@@ -781,7 +787,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.profile:
         results = score_profiles(reader, a.kinds, a.learn,
-                                 None if a.all else a.part, a.verbose, a.profile_pips)
+                                 None if a.all else a.part, a.verbose, a.profile_pips,
+                                 a.profile_draw)
         if a.json:
             print(json.dumps(results))
         return 0

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.profile_draw import redraw
 from vision.profile_pips import count_pair, learn_own, learn_pips
 
 PROFILE_FORMAT = 1
@@ -33,6 +34,8 @@ _JITTER = ((0.0, 0.0, 1.0), (0.06, 0.0, 1.0), (-0.06, 0.0, 1.0), (0.0, 0.06, 1.0
            (0.0, -0.06, 1.0), (0.0, 0.0, 0.92), (0.0, 0.0, 1.08))
 # pictures a learnt die: each cut by each quarter turn, die by die
 _CROPS_PER_DIE = 4 * len(_JITTER)
+# pictures a face drawn on a learnt die: the plain cut by each quarter turn
+_DRAWN_CROPS = 4
 # match_distance = the held-out crops' own-face distance at this quantile, times _SLACK; never
 # above _MAX_DISTANCE (a cosine distance past which no two crops are one face of one pair)
 _QUANTILE = 0.98
@@ -83,6 +86,8 @@ class ProfileVerdict:
     :param die_distances: the distance to the nearest learnt die of each face 1..6 (a die's
         distance: over the crop's views, the mean of each view's nearest picture of that die;
         inf for a face no die showed); ``pictured`` is the face of the nearest.
+    :param drawn: the face the crop lies nearest among the six faces drawn on the learnt die
+        whose drawn faces lie nearest it (``vision.profile_draw``; 0: the profile drew none).
     """
 
     of_pair: bool
@@ -94,6 +99,8 @@ class ProfileVerdict:
     probabilities: tuple[float, ...] = ()
     face_distances: tuple[float, ...] = ()
     die_distances: tuple[float, ...] = ()
+    drawn: int = 0
+    drawn_margin: float = 0.0
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -187,10 +194,20 @@ class DiceProfile:
 
     def __init__(self, pictures: np.ndarray, faces: np.ndarray,
                  head: tuple[np.ndarray, np.ndarray], card: dict, pips: np.ndarray | None = None,
-                 heed_pips: bool = True, own: np.ndarray | None = None):
+                 heed_pips: bool = True, own: np.ndarray | None = None,
+                 drawn: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                 heed_drawn: bool = True):
         self.pips = np.zeros((0, 6), np.float32) if pips is None else np.asarray(pips, np.float32)
         self.own = np.zeros((0, 3), np.float32) if own is None else np.asarray(own, np.float32)
         self.heed_pips = heed_pips
+        self.heed_drawn = heed_drawn
+        if drawn is None:
+            drawn = (np.zeros((0, np.shape(pictures)[1]), np.float32), np.zeros(0, np.int8),
+                     np.zeros(0, np.int16))
+        self.drawn = _unit(drawn[0]) if len(drawn[0]) else np.asarray(drawn[0], np.float32)
+        self.drawn_faces = np.asarray(drawn[1], np.int8)
+        self.drawn_source = np.asarray(drawn[2], np.int16)
+        self._moved: dict[int, np.ndarray | None] = {}
         self.pictures = _unit(pictures)
         self.faces = np.asarray(faces, np.int8)
         self.head = (np.asarray(head[0], np.float32), np.asarray(head[1], np.float32))
@@ -202,6 +219,11 @@ class DiceProfile:
         if self.crops_per_die < 1 or len(self.faces) % self.crops_per_die:
             raise ProfileError(f"a profile of {len(self.faces)} pictures cannot hold "
                                f"{self.crops_per_die} a die: learn it again")
+        self.drawn_per_die = int(card.get("drawn_crops_per_die", self.crops_per_die))
+        if len(self.drawn_faces) % (6 * max(1, self.drawn_per_die)) or len(self.drawn) != len(
+                self.drawn_faces):
+            raise ProfileError(f"a profile of {len(self.drawn_faces)} drawn pictures cannot "
+                               f"hold {self.drawn_per_die} a die: learn it again")
 
     @property
     def known_faces(self) -> frozenset[int]:
@@ -232,8 +254,9 @@ class DiceProfile:
         near = _min_per_face(d, self.faces).reshape(n, views, 6).min(axis=1)
         kin = _nearest_die_per_face(d, self.faces, self.crops_per_die, views)
         probs = head_probabilities(features, *self.head).reshape(n, views, 6).mean(axis=1)
+        drawn = self._drawn_faces(features, d, views)
         out = []
-        for row, dice, p in zip(near, kin, probs, strict=True):
+        for row, dice, p, dd in zip(near, kin, probs, drawn, strict=True):
             d1 = float(row.min())
             face = int(np.argmax(p)) + 1
             pictured = int(np.argmin(dice)) + 1
@@ -243,7 +266,55 @@ class DiceProfile:
             out.append(ProfileVerdict(of_pair, face, face if sure else None, d1,
                                       float(p[face - 1]), pictured,
                                       tuple(float(q) for q in p), tuple(float(q) for q in row),
-                                      tuple(float(q) for q in dice)))
+                                      tuple(float(q) for q in dice),
+                                      dd[0], dd[1]))
+        return out
+
+    def moved(self, die: int) -> np.ndarray | None:
+        """The learnt die ``die`` (its index among the learnt dice) moved to show each face
+        1..6: 6 x ``crops_per_die`` unit rows, face by face, each photographed picture plus,
+        turn for turn, the step from the die's own face drawn to that face drawn; None when it
+        was not drawn. The drawing's own look (a painted face, pips moved) is in both faces
+        drawn and cancels in the step; what stays is what the face changes in the classifier's
+        picture. Kept once asked."""
+        if die not in self._moved:
+            rows = self.drawn_source == die
+            if not rows.any():
+                self._moved[die] = None
+            else:
+                per, k = self.crops_per_die, self.drawn_per_die
+                turn = np.arange(per) % 4 % k
+                real = self.pictures[die * per:(die + 1) * per]
+                own = int(self.faces[die * per])
+                six = self.drawn[rows].reshape(6, k, -1)
+                self._moved[die] = _unit(np.concatenate(
+                    [real + (six[f] - six[own - 1])[turn] for f in range(6)]))
+        return self._moved[die]
+
+    def _drawn_faces(self, features: np.ndarray, d: np.ndarray,
+                     views: int) -> list[tuple[int, float]]:
+        """Per die asked (``views`` rows of ``features`` each; ``d`` their distances to the
+        pictures), the face of the learnt die nearest it (the photographed die, its body most
+        like the die's), moved to each face (``moved``), that lies nearest, and how much
+        nearer than the next face; (0, 0.0) where the profile drew none or the nearest learnt
+        die was not drawn. One die moved to every face: the face is chosen on the pips, the
+        body held the same."""
+        n = len(features) // views
+        if not len(self.drawn):
+            return [(0, 0.0)] * n
+        per = self.crops_per_die
+        near = d.reshape(n, views, -1, per).min(axis=3).mean(axis=1).argmin(axis=1)
+        unit = _unit(features)
+        out = []
+        for i, die in enumerate(near.tolist()):
+            moved = self.moved(die)
+            if moved is None:
+                out.append((0, 0.0))
+                continue
+            q = unit[i * views:(i + 1) * views]
+            dist = (1.0 - q @ moved.T).reshape(views, 6, per).min(axis=2).mean(axis=0)
+            order = np.argsort(dist)
+            out.append((int(order[0]) + 1, float(dist[order[1]] - dist[order[0]])))
         return out
 
     def heed(self, reading, verdict: ProfileVerdict, sure: float, count=None):
@@ -279,6 +350,8 @@ class DiceProfile:
                     and r.value in self._known
                     and not (v.probabilities
                              and v.probabilities[r.value - 1] >= self.min_confidence)):
+                if self.heed_drawn and v.drawn == r.value:
+                    return r
                 return r if _pips_make(count, r.value) else replace(r, value=None)
             if r.value is None and v.pictured == v.nearest and _pips_make(count, v.nearest):
                 return replace(r, value=v.nearest, best_face=v.nearest, confidence=v.confidence)
@@ -300,6 +373,8 @@ class DiceProfile:
         with open(path, "wb") as fh:
             np.savez_compressed(fh, pictures=self.pictures.astype(np.float16), faces=self.faces,
                                 head_w=self.head[0], head_b=self.head[1], pips=self.pips, own=self.own,
+                                drawn=self.drawn.astype(np.float16), drawn_faces=self.drawn_faces,
+                                drawn_source=self.drawn_source,
                                 card=np.frombuffer(json.dumps(self.card).encode(), np.uint8))
         return path
 
@@ -317,6 +392,9 @@ class DiceProfile:
                 # a profile learnt before the pips were reads as it did
                 pips = z["pips"] if "pips" in z.files else None
                 own = z["own"] if "own" in z.files else None
+                # nor are faces drawn in a profile learnt before they were
+                drawn = ((z["drawn"].astype(np.float32), z["drawn_faces"], z["drawn_source"])
+                         if "drawn" in z.files else None)
         except (OSError, ValueError, KeyError):
             # numpy's own message for a file that is no .npz advises loading it with pickles,
             # which a profile never holds: say only what the file is not
@@ -337,14 +415,19 @@ class DiceProfile:
         if own is not None and (own.ndim != 2 or own.shape[1] != 3):
             raise ProfileError(f"dice profile {path}: its pips' own colour is not a colour "
                                "(learn it again)")
-        return cls(pictures, faces, head, card, pips, own=own)
+        if drawn is not None and (drawn[0].ndim != 2 or drawn[0].shape[1:] != pictures.shape[1:]
+                                  or len(drawn[0]) != len(drawn[1])):
+            raise ProfileError(f"dice profile {path}: its drawn faces do not fit its pictures "
+                               "(learn it again)")
+        return cls(pictures, faces, head, card, pips, own=own, drawn=drawn)
 
 
 def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
-          name: str = "") -> DiceProfile:
+          name: str = "", draw: bool = True) -> DiceProfile:
     """A profile of the pair from its labelled dice on ``frames`` (``LabelledDie.photo`` is the
     index of the frame). ``reader`` is the general ``DiceReader``: its classifier gives the
-    features and the face head the profile starts from."""
+    features and the face head the profile starts from. ``draw``: also the pictures of each
+    die drawn showing every other face (``draw_faces``)."""
     if not dice:
         raise ProfileError("no labelled die to learn from")
     feats, faces, photos, plain = [], [], [], []
@@ -384,7 +467,59 @@ def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
     pips = learn_pips(frames, dice, reader.tuning.pip_count)
     own = learn_own(frames, dice, reader.tuning.pip_count)
     card["pips"], card["own_pips"] = len(pips), len(own)
-    return DiceProfile(x, faces_a, fit_head(x, faces_a, w0, b0), card, pips, own=own)
+    drawn = draw_faces(reader, frames, dice) if draw else None
+    if drawn is not None:
+        card["drawn"] = int(len(drawn[1]) // (6 * _DRAWN_CROPS))
+        card["drawn_crops_per_die"] = _DRAWN_CROPS
+    return DiceProfile(x, faces_a, fit_head(x, faces_a, w0, b0), card, pips, own=own,
+                       drawn=drawn)
+
+
+def draw_faces(reader, frames: Sequence[np.ndarray],
+               dice: Sequence[LabelledDie]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pictures (rows of features, ``_DRAWN_CROPS`` a die, the six faces of one learnt die
+    after another) of each labelled die drawn showing each face (those whose own crop lies
+    nearest their own face drawn, ``_own_face_nearest``) (``vision.profile_draw.redraw``: its pips painted out,
+    the face's drawn in their colour), and their faces; None when no die could be drawn."""
+    jitter = _JITTER[:_DRAWN_CROPS // 4]
+    per_die = []  # per learnt die drawn: its six faces' pictures, (6 * _DRAWN_CROPS, D)
+    sources, first = [], 0  # the index of each learnt die drawn among the learnt dice
+    for p, frame in enumerate(frames):
+        mine = [d for d in dice if d.photo == p]
+        if not mine:
+            continue
+        by_face = []
+        for face in range(1, 7):
+            painted, which = redraw(frame, mine, face)
+            cuts = [(mine[i].center[0] + dx * mine[i].size, mine[i].center[1] + dy * mine[i].size,
+                     mine[i].size * k) for i in which for dx, dy, k in jitter]
+            f = reader.features(painted, cuts, turns=4) if cuts else None
+            by_face.append({i: f[j * _DRAWN_CROPS:(j + 1) * _DRAWN_CROPS]
+                            for j, i in enumerate(which)})
+        # the fit does not depend on the face drawn: a die is drawn six ways or not at all
+        both = sorted(set.intersection(*(set(b) for b in by_face)))
+        real = _unit(reader.features(frame, [(mine[i].center[0], mine[i].center[1], mine[i].size)
+                                             for i in both], turns=4)) if both else None
+        for j, i in enumerate(both):
+            six = np.concatenate([b[i] for b in by_face])
+            if _own_face_nearest(real[j * 4:(j + 1) * 4], six, mine[i].value):
+                per_die.append(six)
+                sources.append(first + i)
+        first += len(mine)
+    if not per_die:
+        return None
+    faces = np.repeat(np.arange(1, 7, dtype=np.int8), _DRAWN_CROPS)
+    return (np.concatenate(per_die).astype(np.float32),
+            np.tile(faces, len(per_die)), np.repeat(np.array(sources, np.int16), 6 * _DRAWN_CROPS))
+
+
+def _own_face_nearest(real: np.ndarray, six: np.ndarray, value: int) -> bool:
+    """Whether a learnt die's own crop (its four quarter turns, unit rows) lies nearest its
+    own face among its six drawn faces (``six``, ``_DRAWN_CROPS`` rows a face): a die whose
+    drawing the classifier does not take for the face photographed is not kept (its pips were
+    not painted out cleanly, or drawn where they are not)."""
+    d = (1.0 - real @ _unit(six).T).reshape(len(real), 6, -1).min(axis=2).mean(axis=0)
+    return int(np.argmin(d)) + 1 == value
 
 
 def _calibrate(x, faces, photos, plain, w0, b0) -> tuple[float, float, dict]:
