@@ -218,19 +218,34 @@ def _say_reading(d) -> str:
 
 def _list_profile_changes(reader, profile, photo: str, frame, labels, others, alone,
                           with_profile) -> None:
-    """Print each die of the kind the profile does not read right, and each die of another
-    kind whose reading the profile changes, with the profile's verdict of it."""
+    """Print each die of the kind the profile does not read right, each die of another kind
+    whose reading the profile changes, and each die whose reading the faces drawn on the
+    nearest learnt die keep (``heed_drawn``), with the profile's verdict of it."""
+    from dataclasses import replace
+
     rows = [(v, x, y, r, "") for v, x, y, r in labels]
     rows += [(v, x, y, r, "other kind ") for v, x, y, r in others]
+    sure = reader.tuning.sure
     for v, x, y, r, who in rows:
         a, b = _nearest_read(alone, x, y, r), _nearest_read(with_profile, x, y, r)
         va, vb = (None if d is None else d.value for d in (a, b))
-        if (vb == v and not who) or (who and va == vb):
+        got, kept = None, ""
+        if a is not None and not a.cocked and profile.heed_drawn and len(profile.drawn):
+            got = profile.judge(reader.features(frame, [(*a.center, a.box[1][0])], turns=4),
+                                views=4)[0]
+
+            def count(a=a):
+                return profile.count(frame, a, reader.tuning.pip_count)
+
+            off = replace(got, drawn=0)
+            if profile.heed(a, got, sure, count) != profile.heed(a, off, sure, count):
+                kept = "(kept by the faces drawn) "
+        if not kept and ((vb == v and not who) or (who and va == vb)):
             continue
         verdict = ""
         if a is not None and not a.cocked:
-            got = profile.judge(reader.features(frame, [(*a.center, a.box[1][0])], turns=4),
-                                views=4)[0]
+            got = got or profile.judge(reader.features(frame, [(*a.center, a.box[1][0])],
+                                                       turns=4), views=4)[0]
             pips = profile.count(frame, a, reader.tuning.pip_count)
             verdict = (f"| profile: {'pair' if got.of_pair else 'not the pair'} at "
                        f"{got.distance:.2f}, head {got.nearest} at {got.confidence:.2f}, "
@@ -239,7 +254,7 @@ def _list_profile_changes(reader, profile, photo: str, frame, labels, others, al
                           f"{got.drawn_margin:.3f})" if got.drawn else "")
                        + ("" if pips is None else
                           f", the pair's pips {pips.count or pips.why or 'none'}"))
-        print(f"    {photo} {who}{v}: alone {_say_reading(a)}, with the profile "
+        print(f"    {photo} {who}{v}: {kept}alone {_say_reading(a)}, with the profile "
               f"{_say_reading(b)} {verdict}")
 
 

@@ -207,7 +207,6 @@ class DiceProfile:
         self.drawn = _unit(drawn[0]) if len(drawn[0]) else np.asarray(drawn[0], np.float32)
         self.drawn_faces = np.asarray(drawn[1], np.int8)
         self.drawn_source = np.asarray(drawn[2], np.int16)
-        self._moved: dict[int, np.ndarray | None] = {}
         self.pictures = _unit(pictures)
         self.faces = np.asarray(faces, np.int8)
         self.head = (np.asarray(head[0], np.float32), np.asarray(head[1], np.float32))
@@ -270,49 +269,28 @@ class DiceProfile:
                                       dd[0], dd[1]))
         return out
 
-    def moved(self, die: int) -> np.ndarray | None:
-        """The learnt die ``die`` (its index among the learnt dice) moved to show each face
-        1..6: 6 x ``crops_per_die`` unit rows, face by face, each photographed picture plus,
-        turn for turn, the step from the die's own face drawn to that face drawn; None when it
-        was not drawn. The drawing's own look (a painted face, pips moved) is in both faces
-        drawn and cancels in the step; what stays is what the face changes in the classifier's
-        picture. Kept once asked."""
-        if die not in self._moved:
-            rows = self.drawn_source == die
-            if not rows.any():
-                self._moved[die] = None
-            else:
-                per, k = self.crops_per_die, self.drawn_per_die
-                turn = np.arange(per) % 4 % k
-                real = self.pictures[die * per:(die + 1) * per]
-                own = int(self.faces[die * per])
-                six = self.drawn[rows].reshape(6, k, -1)
-                self._moved[die] = _unit(np.concatenate(
-                    [real + (six[f] - six[own - 1])[turn] for f in range(6)]))
-        return self._moved[die]
-
     def _drawn_faces(self, features: np.ndarray, d: np.ndarray,
                      views: int) -> list[tuple[int, float]]:
         """Per die asked (``views`` rows of ``features`` each; ``d`` their distances to the
         pictures), the face of the learnt die nearest it (the photographed die, its body most
-        like the die's), moved to each face (``moved``), that lies nearest, and how much
-        nearer than the next face; (0, 0.0) where the profile drew none or the nearest learnt
-        die was not drawn. One die moved to every face: the face is chosen on the pips, the
-        body held the same."""
+        like the die's) drawn showing each face that lies nearest, and how much nearer than
+        the next face drawn; (0, 0.0) where the profile drew none or the nearest learnt die
+        was not drawn. One die drawn six ways, its own face too: the face is chosen on the
+        pips, the body and the drawing's own look the same in all six."""
         n = len(features) // views
         if not len(self.drawn):
             return [(0, 0.0)] * n
-        per = self.crops_per_die
-        near = d.reshape(n, views, -1, per).min(axis=3).mean(axis=1).argmin(axis=1)
+        near = d.reshape(n, views, -1, self.crops_per_die).min(axis=3).mean(axis=1).argmin(
+            axis=1)
         unit = _unit(features)
         out = []
         for i, die in enumerate(near.tolist()):
-            moved = self.moved(die)
-            if moved is None:
+            rows = self.drawn_source == die
+            if not rows.any():
                 out.append((0, 0.0))
                 continue
             q = unit[i * views:(i + 1) * views]
-            dist = (1.0 - q @ moved.T).reshape(views, 6, per).min(axis=2).mean(axis=0)
+            dist = (1.0 - q @ self.drawn[rows].T).reshape(views, 6, -1).min(axis=2).mean(axis=0)
             order = np.argsort(dist)
             out.append((int(order[0]) + 1, float(dist[order[1]] - dist[order[0]])))
         return out
