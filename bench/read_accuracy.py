@@ -340,7 +340,9 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
                   f"{len(learn_from)} photos, faces {list(profile.card['faces'].values())}, "
                   f"match {profile.card['match_distance']}, "
                   f"min conf {profile.card['min_confidence']}, held-out {profile.card['held_out']}"
-                  f", pips of {profile.card['pips']} dice",
+                  f", pips of {profile.card['pips']} dice"
+                  + (f", every face drawn on {profile.card['drawn']}" if "drawn" in profile.card
+                     else ""),
                   flush=True)
             print(f"{'  other kinds on those photos':<34} dice {strangers['alone']['dice']:4d}  "
                   f"alone {_short(strangers['alone'])}  | profile {_short(strangers['profile'])}")
