@@ -250,7 +250,7 @@ def _list_profile_changes(reader, profile, photo: str, frame, labels, others, al
             verdict = (f"| profile: {'pair' if got.of_pair else 'not the pair'} at "
                        f"{got.distance:.2f}, head {got.nearest} at {got.confidence:.2f}, "
                        f"nearest learnt die {got.pictured}"
-                       + (f", the nearest learnt die drawn: nearest as a {got.drawn} (by "
+                       + (f", over the dice drawn nearest as a {got.drawn} (by "
                           f"{got.drawn_margin:.3f})" if got.drawn else "")
                        + ("" if pips is None else
                           f", the pair's pips {pips.count or pips.why or 'none'}"))

@@ -6,8 +6,9 @@ quarter turns and cut a little off centre and off size), and a face head over th
 (the classifier's face rows moved to fit the pair). ``DiceProfile.judge`` sees a die four ways
 (its crop's quarter turns): whether it is of the pair (its nearest picture within
 ``match_distance``; else the general reader's reading stands: a die that matches neither is
-still not guessed), the face the head gives and how surely, and the face of the nearest
-learnt die. ``DiceProfile.heed`` then decides the die from that verdict and the general reader's
+still not guessed), the face the head gives and how surely, the face of the nearest
+learnt die, and the face it lies nearest as over the learnt dice drawn showing every face
+(``vision.profile_draw``). ``DiceProfile.heed`` then decides the die from that verdict and the general reader's
 reading (its rules are in its docstring and in docs/reader.md).
 
 ``match_distance`` is calibrated when the profile is learnt, on crops of the same pair held out
@@ -86,8 +87,9 @@ class ProfileVerdict:
     :param die_distances: the distance to the nearest learnt die of each face 1..6 (a die's
         distance: over the crop's views, the mean of each view's nearest picture of that die;
         inf for a face no die showed); ``pictured`` is the face of the nearest.
-    :param drawn: the face the crop lies nearest among the six faces drawn on the learnt die
-        whose drawn faces lie nearest it (``vision.profile_draw``; 0: the profile drew none).
+    :param drawn: the face the crop lies nearest as over the learnt dice drawn showing each
+        face (``vision.profile_draw``, ``DiceProfile._drawn_faces``; 0: the profile drew none).
+    :param drawn_margin: how much nearer (cosine distance, averaged) than the next face.
     """
 
     of_pair: bool
@@ -253,7 +255,7 @@ class DiceProfile:
         near = _min_per_face(d, self.faces).reshape(n, views, 6).min(axis=1)
         kin = _nearest_die_per_face(d, self.faces, self.crops_per_die, views)
         probs = head_probabilities(features, *self.head).reshape(n, views, 6).mean(axis=1)
-        drawn = self._drawn_faces(features, d, views)
+        drawn = self._drawn_faces(features, views)
         out = []
         for row, dice, p, dd in zip(near, kin, probs, drawn, strict=True):
             d1 = float(row.min())
@@ -269,31 +271,23 @@ class DiceProfile:
                                       dd[0], dd[1]))
         return out
 
-    def _drawn_faces(self, features: np.ndarray, d: np.ndarray,
-                     views: int) -> list[tuple[int, float]]:
-        """Per die asked (``views`` rows of ``features`` each; ``d`` their distances to the
-        pictures), the face of the learnt die nearest it (the photographed die, its body most
-        like the die's) drawn showing each face that lies nearest, and how much nearer than
-        the next face drawn; (0, 0.0) where the profile drew none or the nearest learnt die
-        was not drawn. One die drawn six ways, its own face too: the face is chosen on the
-        pips, the body and the drawing's own look the same in all six."""
+    def _drawn_faces(self, features: np.ndarray, views: int) -> list[tuple[int, float]]:
+        """Per die asked (``views`` rows of ``features`` each), the face it lies nearest as
+        over the learnt dice drawn showing each face, and how much nearer than the next face;
+        (0, 0.0) where the profile drew none. A drawn die's distance is the mean over the views
+        of each view's nearest picture of it; a face's, the mean over the learnt dice drawn.
+        Each learnt die is drawn six ways, its own face too, its body and the drawing's own
+        look the same in all six: over every die of the pair, the face is chosen on the pips,
+        not on which die's body is most like the die's (the photographed die nearest is often
+        one of the same look showing another face)."""
         n = len(features) // views
         if not len(self.drawn):
             return [(0, 0.0)] * n
-        near = d.reshape(n, views, -1, self.crops_per_die).min(axis=3).mean(axis=1).argmin(
-            axis=1)
-        unit = _unit(features)
-        out = []
-        for i, die in enumerate(near.tolist()):
-            rows = self.drawn_source == die
-            if not rows.any():
-                out.append((0, 0.0))
-                continue
-            q = unit[i * views:(i + 1) * views]
-            dist = (1.0 - q @ self.drawn[rows].T).reshape(views, 6, -1).min(axis=2).mean(axis=0)
-            order = np.argsort(dist)
-            out.append((int(order[0]) + 1, float(dist[order[1]] - dist[order[0]])))
-        return out
+        d = (1.0 - _unit(features) @ self.drawn.T).reshape(n, views, -1, 6, self.drawn_per_die)
+        dist = d.min(axis=4).mean(axis=1).mean(axis=1)  # (dice asked, 6)
+        order = np.argsort(dist, axis=1)
+        return [(int(o[0]) + 1, float(row[o[1]] - row[o[0]]))
+                for row, o in zip(dist, order, strict=True)]
 
     def heed(self, reading, verdict: ProfileVerdict, sure: float, count=None):
         """The general reader's ``reading`` (a ``vision.dice.DieReading``) of one die, with
@@ -312,7 +306,9 @@ class DiceProfile:
           than the nearest die, which two photos of a pair cannot cover), nor when the
           profile has no picture of that face (a nearest die cannot gainsay a face it never
           saw), nor when the pair's pips (``count``, a function giving the die's
-          ``DiceProfile.count``) make the general reader's face.
+          ``DiceProfile.count``) make the general reader's face, nor (``heed_drawn``) when
+          the die lies nearest as the general reader's face over the learnt dice drawn
+          showing each face (``ProfileVerdict.drawn``).
         * A die neither reads (the general reader unread, the profile hesitating) is read
           where the pair's pips, the head and the nearest learnt die name one face.
 

@@ -1,20 +1,20 @@
-"""The faces two photos did not show, drawn on the pair's own dice.
+"""Every face drawn on the pair's own dice.
 
-Two enrolment photos show each face of a pair on a few dice only; where the pair's dice differ
-(a kind of dark dice: black, smoky, blue bodies), the learnt die nearest a new die is chosen by
+Two enrolment photos show each die of a pair with one face; where the pair's dice differ (a
+kind of dark dice: black, smoky, blue bodies), the learnt die nearest a new die is chosen by
 its body more than by its face, and the profile withholds right readings. So for each
 enrolment die, step by step:
 
 1. ``fit_lattice``: the labelled face's pips laid over the die's upright crop (the grid's
-   step, turn and shift that make the pips' places stand out most from the face's colour,
-   and the pips' radius);
+   step, turn and shift whose pips' places stand out most from what lies round them, beyond
+   the grid's empty places);
 2. ``paint_out``: the pips painted out (inpainted from the face round them): the blank face;
-3. ``draw_face``: each other face's pips drawn on the blank face in the die's own pip colour,
-   on the lattice fitted, and put back in the photo.
+3. ``draw_face``: each face's pips on the blank face, the die's own pips (the photo's pixels
+   round each) moved onto that face's places (``_transplant``; or discs of the pips' colour);
+   ``redraw`` puts the faces drawn back in the photo.
 
-The profile then learns the classifier's pictures of the drawn dice as it does of the
-photographed ones (``vision.dice_profile``, its ``drawn`` pictures). Only the photos a table
-owner gives are used: no rendering of other dice.
+The profile then keeps the classifier's pictures of the dice drawn (``vision.dice_profile``,
+``draw_faces``: its ``drawn`` pictures). Only the photos a table owner gives are used.
 """
 
 from __future__ import annotations

@@ -37,9 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="learn from the dice the operator ruled on in this journal")
     learn.add_argument("--name", default="", help="a name for the pair (kept in the profile)")
     learn.add_argument("--draw", action=argparse.BooleanOptionalAction, default=True,
-                       help="draw each die showing every face, its own pips moved (the profile "
-                       "then chooses a die's face on its nearest learnt die's pips; --no-draw: "
-                       "a smaller profile, learnt faster)")
+                       help="draw each die showing every face, its own pips moved (a reading "
+                       "the profile would withhold is kept where the die lies nearest as its "
+                       "face over the dice drawn; --no-draw: a smaller profile, learnt faster)")
     p.set_defaults(func=run)
 
 

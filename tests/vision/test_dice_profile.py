@@ -373,8 +373,9 @@ def test_the_pips_own_colour_is_learnt_kept_and_counted_with(tmp_path, reader, p
 
 def test_a_face_drawn_on_the_nearest_die_keeps_a_reading_it_would_withhold(reader, profile):
     """Where the nearest learnt die is of another face, a general reading below ``sure`` is
-    kept when that die, drawn showing each face, lies nearest as the general reader's face
-    (``heed_drawn``); not when it lies nearest as another, nor with ``heed_drawn`` off."""
+    kept when the die lies nearest as the general reader's face over the learnt dice drawn
+    showing each face (``heed_drawn``); not when it lies nearest as another, nor with
+    ``heed_drawn`` off."""
     from dataclasses import replace
 
     frame = cv2.imread(str(STILLS / "colours_tray.jpg"))
@@ -391,8 +392,8 @@ def test_a_face_drawn_on_the_nearest_die_keeps_a_reading_it_would_withhold(reade
 
 def test_every_face_is_drawn_on_the_learnt_dice(reader, profile):
     """``learn`` draws every face on the learnt dice but the ones (``draw_faces``): six faces
-    of four pictures each a die drawn, and the verdict names the face its nearest learnt die
-    drawn lies nearest as; the pair's own dice mostly lie nearest as their own face."""
+    of four pictures each a die drawn, and the verdict names the face a die lies nearest as
+    over them; the pair's own dice mostly lie nearest as their own face."""
     n = profile.card["drawn"]
     assert 0 < n <= sum(1 for f, c in profile.card["faces"].items() if f != "1" for _ in range(c))
     assert profile.drawn.shape == (n * 6 * 4, profile.pictures.shape[1])
