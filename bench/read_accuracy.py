@@ -218,36 +218,54 @@ def _say_reading(d) -> str:
 
 def _list_profile_changes(reader, profile, photo: str, frame, labels, others, alone,
                           with_profile) -> None:
-    """Print each die of the kind the profile does not read right, and each die of another
-    kind whose reading the profile changes, with the profile's verdict of it."""
+    """Print each die of the kind the profile does not read right, each die of another kind
+    whose reading the profile changes, and each die whose reading the faces drawn on the
+    nearest learnt die keep (``heed_drawn``), with the profile's verdict of it."""
+    from dataclasses import replace
+
     rows = [(v, x, y, r, "") for v, x, y, r in labels]
     rows += [(v, x, y, r, "other kind ") for v, x, y, r in others]
+    sure = reader.tuning.sure
     for v, x, y, r, who in rows:
         a, b = _nearest_read(alone, x, y, r), _nearest_read(with_profile, x, y, r)
         va, vb = (None if d is None else d.value for d in (a, b))
-        if (vb == v and not who) or (who and va == vb):
+        got, kept = None, ""
+        if a is not None and not a.cocked and profile.heed_drawn and len(profile.drawn):
+            got = profile.judge(reader.features(frame, [(*a.center, a.box[1][0])], turns=4),
+                                views=4)[0]
+
+            def count(a=a):
+                return profile.count(frame, a, reader.tuning.pip_count)
+
+            off = replace(got, drawn=0)
+            if profile.heed(a, got, sure, count) != profile.heed(a, off, sure, count):
+                kept = "(kept by the faces drawn) "
+        if not kept and ((vb == v and not who) or (who and va == vb)):
             continue
         verdict = ""
         if a is not None and not a.cocked:
-            got = profile.judge(reader.features(frame, [(*a.center, a.box[1][0])], turns=4),
-                                views=4)[0]
+            got = got or profile.judge(reader.features(frame, [(*a.center, a.box[1][0])],
+                                                       turns=4), views=4)[0]
             pips = profile.count(frame, a, reader.tuning.pip_count)
             verdict = (f"| profile: {'pair' if got.of_pair else 'not the pair'} at "
                        f"{got.distance:.2f}, head {got.nearest} at {got.confidence:.2f}, "
                        f"nearest learnt die {got.pictured}"
+                       + (f", over the dice drawn nearest as a {got.drawn} (by "
+                          f"{got.drawn_margin:.3f})" if got.drawn else "")
                        + ("" if pips is None else
                           f", the pair's pips {pips.count or pips.why or 'none'}"))
-        print(f"    {photo} {who}{v}: alone {_say_reading(a)}, with the profile "
+        print(f"    {photo} {who}{v}: {kept}alone {_say_reading(a)}, with the profile "
               f"{_say_reading(b)} {verdict}")
 
 
 def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
-                   verbose: bool = False, heed_pips: bool = True) -> dict:
+                   verbose: bool = False, heed_pips: bool = True, draw: bool = True) -> dict:
     """Per kind of dice: learn a profile from two photos, score the other photos' dice of that
     kind with the general reader alone and with the profile (on the ``part`` of the split, the
     general reader never trained on it; None: every other photo). ``verbose``: list the dice
     the profile leaves unread or misread, and the other kinds' dice whose reading it
-    changes; ``heed_pips``: the profile heeds the pair's own pips (``DiceProfile.heed_pips``)."""
+    changes; ``heed_pips``: the profile heeds the pair's own pips (``DiceProfile.heed_pips``);
+    ``draw``: the profile draws the faces its photos did not show (``learn``'s ``draw``)."""
     from vision.dice import DiceReader
     from vision.dice_profile import learn, locate, read_yolo_labels
 
@@ -282,7 +300,7 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
                     mine = [lab for lab, kk in zip(ls, kp, strict=True) if kk == k]
                     dice += locate(reader, f, mine, len(frames))
                     frames.append(f)
-            profile = learn(reader, frames, dice, name=f"{s} kind {k}")
+            profile = learn(reader, frames, dice, name=f"{s} kind {k}", draw=draw)
             profile.heed_pips = heed_pips
             with_profile = DiceReader(profile=profile)
             mean = colours[kind == k].mean(0).round().astype(int).tolist()
@@ -322,7 +340,9 @@ def score_profiles(reader, n_kinds: int, n_learn: int, part: str | None,
                   f"{len(learn_from)} photos, faces {list(profile.card['faces'].values())}, "
                   f"match {profile.card['match_distance']}, "
                   f"min conf {profile.card['min_confidence']}, held-out {profile.card['held_out']}"
-                  f", pips of {profile.card['pips']} dice",
+                  f", pips of {profile.card['pips']} dice"
+                  + (f", every face drawn on {profile.card['drawn']}" if "drawn" in profile.card
+                     else ""),
                   flush=True)
             print(f"{'  other kinds on those photos':<34} dice {strangers['alone']['dice']:4d}  "
                   f"alone {_short(strangers['alone'])}  | profile {_short(strangers['profile'])}")
@@ -695,6 +715,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile-pips", action=argparse.BooleanOptionalAction, default=True,
                     help="--profile: the profiles heed the pair's own pips (on in the table; "
                     "--no-profile-pips: not)")
+    ap.add_argument("--profile-draw", action=argparse.BooleanOptionalAction, default=True,
+                    help="--profile: the profiles draw each learnt die's other faces "
+                    "(vision/profile_draw.py; --no-profile-draw: not)")
     ap.add_argument("--per-kind", action="store_true",
                     help="per kind of dice (dice_split.json kinds), on --part or --all")
     ap.add_argument("--leave-out", action="append", default=[], metavar="KIND",
@@ -781,7 +804,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.profile:
         results = score_profiles(reader, a.kinds, a.learn,
-                                 None if a.all else a.part, a.verbose, a.profile_pips)
+                                 None if a.all else a.part, a.verbose, a.profile_pips,
+                                 a.profile_draw)
         if a.json:
             print(json.dumps(results))
         return 0

@@ -69,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pips", action=argparse.BooleanOptionalAction, default=True,
                     help="the profiles heed the pair's own pips (DiceProfile.heed_pips, on in "
                     "the table; --no-pips: not)")
+    ap.add_argument("--draw", action=argparse.BooleanOptionalAction, default=True,
+                    help="the profiles draw each learnt die's other faces (vision/profile_draw.py;"
+                    " --no-draw: not)")
     ap.add_argument("--verbose", "-v", action="store_true",
                     help="list each die the profile leaves unread or misread, and each other "
                     "kind's die whose reading it changes, with the profile's verdict")
@@ -79,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     read_accuracy.cv2 = _LookedAt(LOOKS[a.look])
     print(f"look: {a.look}", flush=True)
     read_accuracy.score_profiles(DiceReader(), a.kinds, a.learn, None if a.all else "held_out",
-                                 a.verbose, a.pips)
+                                 a.verbose, a.pips, a.draw)
     return 0
 
 

@@ -6,8 +6,9 @@ quarter turns and cut a little off centre and off size), and a face head over th
 (the classifier's face rows moved to fit the pair). ``DiceProfile.judge`` sees a die four ways
 (its crop's quarter turns): whether it is of the pair (its nearest picture within
 ``match_distance``; else the general reader's reading stands: a die that matches neither is
-still not guessed), the face the head gives and how surely, and the face of the nearest
-learnt die. ``DiceProfile.heed`` then decides the die from that verdict and the general reader's
+still not guessed), the face the head gives and how surely, the face of the nearest
+learnt die, and the face it lies nearest as over the learnt dice drawn showing every face
+(``vision.profile_draw``). ``DiceProfile.heed`` then decides the die from that verdict and the general reader's
 reading (its rules are in its docstring and in docs/reader.md).
 
 ``match_distance`` is calibrated when the profile is learnt, on crops of the same pair held out
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.profile_draw import redraw
 from vision.profile_pips import count_pair, learn_own, learn_pips
 
 PROFILE_FORMAT = 1
@@ -33,6 +35,8 @@ _JITTER = ((0.0, 0.0, 1.0), (0.06, 0.0, 1.0), (-0.06, 0.0, 1.0), (0.0, 0.06, 1.0
            (0.0, -0.06, 1.0), (0.0, 0.0, 0.92), (0.0, 0.0, 1.08))
 # pictures a learnt die: each cut by each quarter turn, die by die
 _CROPS_PER_DIE = 4 * len(_JITTER)
+# pictures a face drawn on a learnt die: the plain cut by each quarter turn
+_DRAWN_CROPS = 4
 # match_distance = the held-out crops' own-face distance at this quantile, times _SLACK; never
 # above _MAX_DISTANCE (a cosine distance past which no two crops are one face of one pair)
 _QUANTILE = 0.98
@@ -83,6 +87,9 @@ class ProfileVerdict:
     :param die_distances: the distance to the nearest learnt die of each face 1..6 (a die's
         distance: over the crop's views, the mean of each view's nearest picture of that die;
         inf for a face no die showed); ``pictured`` is the face of the nearest.
+    :param drawn: the face the crop lies nearest as over the learnt dice drawn showing each
+        face (``vision.profile_draw``, ``DiceProfile._drawn_faces``; 0: the profile drew none).
+    :param drawn_margin: how much nearer (cosine distance, averaged) than the next face.
     """
 
     of_pair: bool
@@ -94,6 +101,8 @@ class ProfileVerdict:
     probabilities: tuple[float, ...] = ()
     face_distances: tuple[float, ...] = ()
     die_distances: tuple[float, ...] = ()
+    drawn: int = 0
+    drawn_margin: float = 0.0
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -187,10 +196,19 @@ class DiceProfile:
 
     def __init__(self, pictures: np.ndarray, faces: np.ndarray,
                  head: tuple[np.ndarray, np.ndarray], card: dict, pips: np.ndarray | None = None,
-                 heed_pips: bool = True, own: np.ndarray | None = None):
+                 heed_pips: bool = True, own: np.ndarray | None = None,
+                 drawn: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                 heed_drawn: bool = True):
         self.pips = np.zeros((0, 6), np.float32) if pips is None else np.asarray(pips, np.float32)
         self.own = np.zeros((0, 3), np.float32) if own is None else np.asarray(own, np.float32)
         self.heed_pips = heed_pips
+        self.heed_drawn = heed_drawn
+        if drawn is None:
+            drawn = (np.zeros((0, np.shape(pictures)[1]), np.float32), np.zeros(0, np.int8),
+                     np.zeros(0, np.int16))
+        self.drawn = _unit(drawn[0]) if len(drawn[0]) else np.asarray(drawn[0], np.float32)
+        self.drawn_faces = np.asarray(drawn[1], np.int8)
+        self.drawn_source = np.asarray(drawn[2], np.int16)
         self.pictures = _unit(pictures)
         self.faces = np.asarray(faces, np.int8)
         self.head = (np.asarray(head[0], np.float32), np.asarray(head[1], np.float32))
@@ -202,6 +220,11 @@ class DiceProfile:
         if self.crops_per_die < 1 or len(self.faces) % self.crops_per_die:
             raise ProfileError(f"a profile of {len(self.faces)} pictures cannot hold "
                                f"{self.crops_per_die} a die: learn it again")
+        self.drawn_per_die = int(card.get("drawn_crops_per_die", self.crops_per_die))
+        if len(self.drawn_faces) % (6 * max(1, self.drawn_per_die)) or len(self.drawn) != len(
+                self.drawn_faces):
+            raise ProfileError(f"a profile of {len(self.drawn_faces)} drawn pictures cannot "
+                               f"hold {self.drawn_per_die} a die: learn it again")
 
     @property
     def known_faces(self) -> frozenset[int]:
@@ -232,8 +255,9 @@ class DiceProfile:
         near = _min_per_face(d, self.faces).reshape(n, views, 6).min(axis=1)
         kin = _nearest_die_per_face(d, self.faces, self.crops_per_die, views)
         probs = head_probabilities(features, *self.head).reshape(n, views, 6).mean(axis=1)
+        drawn = self._drawn_faces(features, views)
         out = []
-        for row, dice, p in zip(near, kin, probs, strict=True):
+        for row, dice, p, dd in zip(near, kin, probs, drawn, strict=True):
             d1 = float(row.min())
             face = int(np.argmax(p)) + 1
             pictured = int(np.argmin(dice)) + 1
@@ -243,8 +267,27 @@ class DiceProfile:
             out.append(ProfileVerdict(of_pair, face, face if sure else None, d1,
                                       float(p[face - 1]), pictured,
                                       tuple(float(q) for q in p), tuple(float(q) for q in row),
-                                      tuple(float(q) for q in dice)))
+                                      tuple(float(q) for q in dice),
+                                      dd[0], dd[1]))
         return out
+
+    def _drawn_faces(self, features: np.ndarray, views: int) -> list[tuple[int, float]]:
+        """Per die asked (``views`` rows of ``features`` each), the face it lies nearest as
+        over the learnt dice drawn showing each face, and how much nearer than the next face;
+        (0, 0.0) where the profile drew none. A drawn die's distance is the mean over the views
+        of each view's nearest picture of it; a face's, the mean over the learnt dice drawn.
+        Each learnt die is drawn six ways, its own face too, its body and the drawing's own
+        look the same in all six: over every die of the pair, the face is chosen on the pips,
+        not on which die's body is most like the die's (the photographed die nearest is often
+        one of the same look showing another face)."""
+        n = len(features) // views
+        if not len(self.drawn):
+            return [(0, 0.0)] * n
+        d = (1.0 - _unit(features) @ self.drawn.T).reshape(n, views, -1, 6, self.drawn_per_die)
+        dist = d.min(axis=4).mean(axis=1).mean(axis=1)  # (dice asked, 6)
+        order = np.argsort(dist, axis=1)
+        return [(int(o[0]) + 1, float(row[o[1]] - row[o[0]]))
+                for row, o in zip(dist, order, strict=True)]
 
     def heed(self, reading, verdict: ProfileVerdict, sure: float, count=None):
         """The general reader's ``reading`` (a ``vision.dice.DieReading``) of one die, with
@@ -263,7 +306,9 @@ class DiceProfile:
           than the nearest die, which two photos of a pair cannot cover), nor when the
           profile has no picture of that face (a nearest die cannot gainsay a face it never
           saw), nor when the pair's pips (``count``, a function giving the die's
-          ``DiceProfile.count``) make the general reader's face.
+          ``DiceProfile.count``) make the general reader's face, nor (``heed_drawn``) when
+          the die lies nearest as the general reader's face over the learnt dice drawn
+          showing each face (``ProfileVerdict.drawn``).
         * A die neither reads (the general reader unread, the profile hesitating) is read
           where the pair's pips, the head and the nearest learnt die name one face.
 
@@ -279,6 +324,8 @@ class DiceProfile:
                     and r.value in self._known
                     and not (v.probabilities
                              and v.probabilities[r.value - 1] >= self.min_confidence)):
+                if self.heed_drawn and v.drawn == r.value:
+                    return r
                 return r if _pips_make(count, r.value) else replace(r, value=None)
             if r.value is None and v.pictured == v.nearest and _pips_make(count, v.nearest):
                 return replace(r, value=v.nearest, best_face=v.nearest, confidence=v.confidence)
@@ -300,6 +347,8 @@ class DiceProfile:
         with open(path, "wb") as fh:
             np.savez_compressed(fh, pictures=self.pictures.astype(np.float16), faces=self.faces,
                                 head_w=self.head[0], head_b=self.head[1], pips=self.pips, own=self.own,
+                                drawn=self.drawn.astype(np.float16), drawn_faces=self.drawn_faces,
+                                drawn_source=self.drawn_source,
                                 card=np.frombuffer(json.dumps(self.card).encode(), np.uint8))
         return path
 
@@ -317,6 +366,9 @@ class DiceProfile:
                 # a profile learnt before the pips were reads as it did
                 pips = z["pips"] if "pips" in z.files else None
                 own = z["own"] if "own" in z.files else None
+                # nor are faces drawn in a profile learnt before they were
+                drawn = ((z["drawn"].astype(np.float32), z["drawn_faces"], z["drawn_source"])
+                         if "drawn" in z.files else None)
         except (OSError, ValueError, KeyError):
             # numpy's own message for a file that is no .npz advises loading it with pickles,
             # which a profile never holds: say only what the file is not
@@ -337,14 +389,19 @@ class DiceProfile:
         if own is not None and (own.ndim != 2 or own.shape[1] != 3):
             raise ProfileError(f"dice profile {path}: its pips' own colour is not a colour "
                                "(learn it again)")
-        return cls(pictures, faces, head, card, pips, own=own)
+        if drawn is not None and (drawn[0].ndim != 2 or drawn[0].shape[1:] != pictures.shape[1:]
+                                  or len(drawn[0]) != len(drawn[1])):
+            raise ProfileError(f"dice profile {path}: its drawn faces do not fit its pictures "
+                               "(learn it again)")
+        return cls(pictures, faces, head, card, pips, own=own, drawn=drawn)
 
 
 def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
-          name: str = "") -> DiceProfile:
+          name: str = "", draw: bool = True) -> DiceProfile:
     """A profile of the pair from its labelled dice on ``frames`` (``LabelledDie.photo`` is the
     index of the frame). ``reader`` is the general ``DiceReader``: its classifier gives the
-    features and the face head the profile starts from."""
+    features and the face head the profile starts from. ``draw``: also the pictures of each
+    die drawn showing every other face (``draw_faces``)."""
     if not dice:
         raise ProfileError("no labelled die to learn from")
     feats, faces, photos, plain = [], [], [], []
@@ -384,7 +441,59 @@ def learn(reader, frames: Sequence[np.ndarray], dice: Sequence[LabelledDie],
     pips = learn_pips(frames, dice, reader.tuning.pip_count)
     own = learn_own(frames, dice, reader.tuning.pip_count)
     card["pips"], card["own_pips"] = len(pips), len(own)
-    return DiceProfile(x, faces_a, fit_head(x, faces_a, w0, b0), card, pips, own=own)
+    drawn = draw_faces(reader, frames, dice) if draw else None
+    if drawn is not None:
+        card["drawn"] = int(len(drawn[1]) // (6 * _DRAWN_CROPS))
+        card["drawn_crops_per_die"] = _DRAWN_CROPS
+    return DiceProfile(x, faces_a, fit_head(x, faces_a, w0, b0), card, pips, own=own,
+                       drawn=drawn)
+
+
+def draw_faces(reader, frames: Sequence[np.ndarray],
+               dice: Sequence[LabelledDie]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pictures (rows of features, ``_DRAWN_CROPS`` a die, the six faces of one learnt die
+    after another) of each labelled die drawn showing each face (those whose own crop lies
+    nearest their own face drawn, ``_own_face_nearest``) (``vision.profile_draw.redraw``: its pips painted out,
+    the face's drawn in their colour), and their faces; None when no die could be drawn."""
+    jitter = _JITTER[:_DRAWN_CROPS // 4]
+    per_die = []  # per learnt die drawn: its six faces' pictures, (6 * _DRAWN_CROPS, D)
+    sources, first = [], 0  # the index of each learnt die drawn among the learnt dice
+    for p, frame in enumerate(frames):
+        mine = [d for d in dice if d.photo == p]
+        if not mine:
+            continue
+        by_face = []
+        for face in range(1, 7):
+            painted, which = redraw(frame, mine, face)
+            cuts = [(mine[i].center[0] + dx * mine[i].size, mine[i].center[1] + dy * mine[i].size,
+                     mine[i].size * k) for i in which for dx, dy, k in jitter]
+            f = reader.features(painted, cuts, turns=4) if cuts else None
+            by_face.append({i: f[j * _DRAWN_CROPS:(j + 1) * _DRAWN_CROPS]
+                            for j, i in enumerate(which)})
+        # the fit does not depend on the face drawn: a die is drawn six ways or not at all
+        both = sorted(set.intersection(*(set(b) for b in by_face)))
+        real = _unit(reader.features(frame, [(mine[i].center[0], mine[i].center[1], mine[i].size)
+                                             for i in both], turns=4)) if both else None
+        for j, i in enumerate(both):
+            six = np.concatenate([b[i] for b in by_face])
+            if _own_face_nearest(real[j * 4:(j + 1) * 4], six, mine[i].value):
+                per_die.append(six)
+                sources.append(first + i)
+        first += len(mine)
+    if not per_die:
+        return None
+    faces = np.repeat(np.arange(1, 7, dtype=np.int8), _DRAWN_CROPS)
+    return (np.concatenate(per_die).astype(np.float32),
+            np.tile(faces, len(per_die)), np.repeat(np.array(sources, np.int16), 6 * _DRAWN_CROPS))
+
+
+def _own_face_nearest(real: np.ndarray, six: np.ndarray, value: int) -> bool:
+    """Whether a learnt die's own crop (its four quarter turns, unit rows) lies nearest its
+    own face among its six drawn faces (``six``, ``_DRAWN_CROPS`` rows a face): a die whose
+    drawing the classifier does not take for the face photographed is not kept (its pips were
+    not painted out cleanly, or drawn where they are not)."""
+    d = (1.0 - real @ _unit(six).T).reshape(len(real), 6, -1).min(axis=2).mean(axis=0)
+    return int(np.argmin(d)) + 1 == value
 
 
 def _calibrate(x, faces, photos, plain, w0, b0) -> tuple[float, float, dict]:
