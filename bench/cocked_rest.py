@@ -752,6 +752,29 @@ def _wall_flags(sil, settings: CockedSettings, frame: np.ndarray, boxes: list,
     return rds, [w and not c and not p for w, c, p in zip(walls, cleared, by_pips, strict=True)]
 
 
+def _at_rest(record: dict, settings: CockedSettings, view):
+    """A kept throw's rest frame unpacked for a measure of the dice at the wall: silhouettes,
+    frame, boxes, readings, geometry, the camera ``view``, the die's size, the readings one
+    per box and the wall cue's flags (``_wall_flags``)."""
+    sil, frame, boxes, readings = (record["sil"], record["frame"], record["boxes"],
+                                   record["readings"])
+    rds, flagged = _wall_flags(sil, settings, frame, boxes, readings)
+    return sil, frame, boxes, readings, sil.geometry, view, sil.geometry.die, rds, flagged
+
+
+def _at_wall(record: dict, settings: CockedSettings, view, rds: list):
+    """(index, truth) of each die of a kept throw at rest in the area within the wall cue's
+    reach (``wall_near``) that the reader read; none without a camera ``view``."""
+    if view is None:
+        return
+    geo = record["sil"].geometry
+    for i, t in enumerate(record["truth"]):
+        if t is None or not t["at_rest_in_area"] or rds[i] is None:
+            continue
+        if geo.wall_distance(*record["boxes"][i][0])[0] <= settings.wall_near * geo.die:
+            yield i, t
+
+
 def flat_cue_rows(records: list[dict], reader, settings: CockedSettings,
                   why_pairs: bool = False) -> list[dict]:
     """Per flat die flagged (judged again with ``settings``), the cues that flag it, in
@@ -1111,20 +1134,14 @@ def rim_rows(records: list[dict], settings: CockedSettings) -> list[dict]:
     st = settings if settings.wall_rim_clear > 0 else replace(settings, wall_rim_clear=0.12)
     rows = []
     for r in records:
-        sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
-        if not boxes:
+        if not r["boxes"]:
             continue
-        geo, view = sil.geometry, camera_view(sil)
-        die = geo.die
-        rds, flagged = _wall_flags(sil, st, frame, boxes, readings)
+        sil, frame, boxes, readings, geo, view, die, rds, flagged = _at_rest(r, st, camera_view(
+            r["sil"]))
         # every die at the wall measured, whatever the wall cue says
         by_rims = flat_by_rims(sil, st, frame, boxes, readings, [True] * len(boxes))
         tops = _tops(boxes, readings)
-        for i, t in enumerate(r["truth"]):
-            if t is None or not t["at_rest_in_area"] or view is None or rds[i] is None:
-                continue
-            if geo.wall_distance(*boxes[i][0])[0] > st.wall_near * die:
-                continue
+        for i, t in _at_wall(r, st, view, rds):
             if t["cocked"] and t["cocked_on"] != "wall":
                 continue
             try:
@@ -1209,21 +1226,15 @@ def cube_rows(records: list[dict], settings: CockedSettings, true_lens: bool = F
     rows = []
     nan = float("nan")
     for r in records:
-        sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
-        if not boxes:
+        if not r["boxes"]:
             continue
-        geo, view = sil.geometry, _view_of(sil, true_lens)
-        die = geo.die
-        rds, flagged = _wall_flags(sil, st, frame, boxes, readings)
+        sil, frame, boxes, readings, geo, view, die, rds, flagged = _at_rest(
+            r, st, _view_of(r["sil"], true_lens))
         by_rims = flat_by_rims(sil, st, frame, boxes, readings, flagged)
         flagged = [f and not c for f, c in zip(flagged, by_rims, strict=True)]
         cleared = flat_by_cube(sil, st, frame, boxes, readings, [True] * len(boxes))
         tops = _tops(boxes, readings)
-        for i, t in enumerate(r["truth"]):
-            if t is None or not t["at_rest_in_area"] or view is None or rds[i] is None:
-                continue
-            if geo.wall_distance(*boxes[i][0])[0] > st.wall_near * die:
-                continue
+        for i, t in _at_wall(r, st, view, rds):
             pips = _pips_centre(st, frame, rds[i], die)
             centre = pips or tops[i]
             try:

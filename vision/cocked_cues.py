@@ -801,17 +801,10 @@ def flat_by_rims(silhouettes: RestSilhouettes, settings: CockedSettings, frame: 
     view, or with ``wall_rim_clear`` off."""
     out = [False] * len(boxes)
     st = settings
-    if st.wall_rim_clear <= 0 or not any(walls):
-        return out
-    view = camera_view(silhouettes)
-    if view is None:
+    if st.wall_rim_clear <= 0:
         return out
     die = silhouettes.geometry.die
-    tops = _tops(boxes, readings)
-    for i in range(len(boxes)):
-        rd = readings[i] if i < len(readings) else None
-        if not walls[i] or rd is None:
-            continue
+    for i, rd, view, tops in _wall_flagged(silhouettes, boxes, readings, walls):
         try:
             slope = view.slope(*tops[i])
         except CameraViewError:
@@ -820,6 +813,23 @@ def flat_by_rims(silhouettes: RestSilhouettes, settings: CockedSettings, frame: 
                          [t for j, t in enumerate(tops) if j != i], slope)
         out[i] = rim_shows_flat(seen, st)
     return out
+
+
+def _wall_flagged(silhouettes: RestSilhouettes, boxes: list, readings: list,
+                  walls: list[bool]):
+    """The dice the wall cue flags (``walls``) that the reader read, for a proof that clears
+    them by the camera's view: (index, reading, the view, every die's top); none without a
+    camera view."""
+    if not any(walls):
+        return
+    view = camera_view(silhouettes)
+    if view is None:
+        return
+    tops = _tops(boxes, readings)
+    for i in range(len(boxes)):
+        rd = readings[i] if i < len(readings) else None
+        if walls[i] and rd is not None:
+            yield i, rd, view, tops
 
 
 def rim_shows_flat(seen: RimFront | None, settings: CockedSettings) -> bool:
@@ -873,17 +883,10 @@ def flat_by_cube(silhouettes: RestSilhouettes, settings: CockedSettings, frame: 
     ``wall_cube_clear`` off."""
     out = [False] * len(boxes)
     st = settings
-    if st.wall_cube_clear is None or st.wall_cube_clear is False or not any(walls):
-        return out
-    view = camera_view(silhouettes)
-    if view is None:
+    if st.wall_cube_clear is None or st.wall_cube_clear is False:
         return out
     die = silhouettes.geometry.die
-    tops = _tops(boxes, readings)
-    for i in range(len(boxes)):
-        rd = readings[i] if i < len(readings) else None
-        if not walls[i] or rd is None:
-            continue
+    for i, rd, view, tops in _wall_flagged(silhouettes, boxes, readings, walls):
         if any(math.dist(boxes[i][0], boxes[j][0]) <= st.wall_cube_alone * die
                for j in range(len(boxes)) if j != i):
             continue

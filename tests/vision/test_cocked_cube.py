@@ -7,34 +7,19 @@ nearer. On real rest frames of the physical world's dev sets (crops made by
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import cv2
 import pytest
 
-from vision.calibration import Calibration
+from tests.support.rest_crops import load_rest_crop
 from vision.cocked_cues import CockedSettings, cube_rim, cube_shows_flat, flat_by_cube
-from vision.die_silhouette import RestSilhouettes
 from vision.flat_cube import lean_rim
-from vision.throw_geometry import TableGeometry
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "cube_rims"
 
 
 def _load(name: str):
-    """A fixture's rest frame, its silhouettes (the felt before the throw, the area and wall
-    in the crop's pixels) and its metadata."""
-    meta = json.loads((FIXTURES / f"{name}.json").read_text())
-    frame = cv2.imread(str(FIXTURES / f"{name}.png"))
-    felt = cv2.imread(str(FIXTURES / f"{name}-felt.png"))
-    calibration = Calibration(area=tuple(tuple(p) for p in meta["area"]),
-                              back_wall=tuple(tuple(p) for p in meta["back_wall"]),
-                              die_px=meta["die_px"])
-    h, w = frame.shape[:2]
-    sil = RestSilhouettes(TableGeometry(calibration), felt, None, 1, (w, h), False,
-                          meta["threshold"])
-    return frame, sil, meta
+    return load_rest_crop(FIXTURES, name)
 
 
 def _seen(name: str):
@@ -87,17 +72,10 @@ def test_a_lean_of_ten_degrees_meets_the_felt_short_of_a_flat_die():
 
 @pytest.mark.parametrize("lean_deg", [0.0, 10.0, 12.0, 15.0])
 def test_a_constructed_die_at_the_wall_is_cleared_only_flat(lean_deg):
-    # the constructed rest frames of tests/vision/test_cocked_front.py (a white top with three
-    # pips, a grey front face), every other clearing off: the flat cube's rim alone clears the
-    # flat die and none tipped 10-15 degrees away from the wall
-    from tests.vision.test_cocked_front import _frame, _judge, _resting_die, _toward, background
+    # the constructed rest frames of tests/vision/test_cocked_front.py, every other clearing
+    # off: the flat cube's rim alone clears the flat die and none tipped 10-15 degrees away from the wall
+    from tests.vision.test_cocked_front import judge_constructed
 
-    felt = background(0)
-    edges = _resting_die(lean_deg, _toward(felt))
-    # the flat die's reader's centre a little off toward the front: the wall cue flags it
-    top_d = (edges[0] + edges[1]) / 2 + (0.04 if lean_deg == 0 else 0.0)
-    img = _frame(felt, edges)
-    cocked, wall_cue = _judge(felt, img, edges, top_d, wall_band_clear=0.0,
-                              wall_cube_clear=CockedSettings().wall_cube_clear)
+    cocked, wall_cue = judge_constructed(lean_deg, wall_cube_clear=CockedSettings().wall_cube_clear)
     assert wall_cue
     assert cocked == (lean_deg > 0)

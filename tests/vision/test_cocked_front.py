@@ -299,3 +299,13 @@ def test_front_band_needs_a_silhouette_and_a_top():
     felt = background(0)
     assert front_band(_silhouettes(felt), felt.copy(), (X, WALL_Y + 0.3 * DIE), []) is None
     assert np.array_equal(felt, background(0))
+
+
+def judge_constructed(lean_deg: float, **settings):
+    """A constructed die at the wall tipped ``lean_deg`` away from it (flat, its reader's
+    centre a little off toward the front, so the wall cue flags it), judged with the front
+    band by colour off and ``settings``: (cocked, the wall cue's flag)."""
+    felt = background(0)
+    edges = _resting_die(lean_deg, _toward(felt))
+    top_d = (edges[0] + edges[1]) / 2 + (0.04 if lean_deg == 0 else 0.0)
+    return _judge(felt, _frame(felt, edges), edges, top_d, wall_band_clear=0.0, **settings)

@@ -48,9 +48,8 @@ def observe(clip: SimClip, settings: TrackerSettings, image=lambda img: img):
     return [o for t, img in clip.frames if (o := tracker.feed(t, image(img))) is not None]
 
 
-def test_a_throw_through_blocks_of_colour_is_observed_as_it_was():
-    clip = SimClip.load(CLIPS / "01_both_hit")
-    seen = observe(clip, TrackerSettings(), colour_blocks(6.0))
+def assert_seen_as_it_was(clip: SimClip, seen: list) -> None:
+    """One observation, both dice found, each die's wall strike and area exit as the truth's."""
     assert len(seen) == 1
     truth = clip.truth["dice"]
     dice = match(truth, seen[0].dice)
@@ -58,6 +57,11 @@ def test_a_throw_through_blocks_of_colour_is_observed_as_it_was():
     assert [(d.hit_wall, d.left_area) for d in dice] == [
         (t["hit_wall"], t["left_area"]) for t in truth]
     assert seen[0].extra == 0
+
+
+def test_a_throw_through_blocks_of_colour_is_observed_as_it_was():
+    clip = SimClip.load(CLIPS / "01_both_hit")
+    assert_seen_as_it_was(clip, observe(clip, TrackerSettings(), colour_blocks(6.0)))
 
 
 def test_without_the_noise_bar_the_same_throw_is_never_observed():
@@ -79,13 +83,7 @@ def mains_flicker(depth: float, fps: float = 60.0):
 
 def test_a_throw_under_a_flickering_lamp_is_observed_as_it_was():
     clip = SimClip.load(CLIPS / "03_one_hits")
-    seen = observe(clip, TrackerSettings(), mains_flicker(0.05))
-    assert len(seen) == 1
-    truth = clip.truth["dice"]
-    dice = match(truth, seen[0].dice)
-    assert [(d.hit_wall, d.left_area) for d in dice] == [
-        (t["hit_wall"], t["left_area"]) for t in truth]
-    assert seen[0].extra == 0
+    assert_seen_as_it_was(clip, observe(clip, TrackerSettings(), mains_flicker(0.05)))
 
 
 def test_without_the_exposure_the_flickering_throw_is_lost():
