@@ -595,6 +595,18 @@ def _blurred(frame):
     return cv2.GaussianBlur(frame, (0, 0), 1.5), np.eye(3)
 
 
+def _jpeg(frame):
+    """A webcam's stream: JPEG at quality 40 (colour at a quarter of the pixels, blocks)."""
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 40])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR), np.eye(3)
+
+
+def _sensor_noise(frame):
+    """A small sensor's noise in a dim room: Gaussian, sigma 8 a channel (the same each run)."""
+    noise = np.random.default_rng(0).normal(0.0, 8.0, frame.shape).astype(np.float32)
+    return np.clip(frame + noise, 0, 255).astype(np.uint8), np.eye(3)
+
+
 # the changes of ``--stress``: what an unseen camera, table or pair of dice may bring
 STRESS = {
     "as photographed": lambda f: (f, np.eye(3)),
@@ -607,6 +619,8 @@ STRESS = {
     "dim, half contrast": _dim,
     "camera at an angle": _tilted,
     "out of focus": _blurred,
+    "JPEG q40 (a webcam's stream)": _jpeg,
+    "sensor noise sigma 8": _sensor_noise,
 }
 
 
