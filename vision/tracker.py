@@ -210,6 +210,9 @@ class ThrowTracker:
         # the felt-hue test's bar for this throw, and the empty felt's recent needs of it
         self._hue_bar = self.settings.felt_chroma
         self._hue_noise: deque[float] = deque(maxlen=8)
+        # the frame where the light last moved past the exposure's band, and the gains since
+        self._light_moved = -(10**9)
+        self._gains: deque[float] = deque(maxlen=64)
         # where the area and the back wall lie (raises if the back wall is degenerate)
         self.geometry = TableGeometry(calibration, self.settings.wall)
         self._die = calibration.die_px
@@ -260,6 +263,24 @@ class ThrowTracker:
             return frame
         return cv2.resize(frame, self._wsize, interpolation=cv2.INTER_AREA)
 
+    def _at_felt_exposure(self, work: np.ndarray) -> np.ndarray:
+        """The work frame at the background's exposure: divided by its gain where that moved
+        past ``exposure_deadband``. While the light moves (a gain past the band in the last
+        half second), every frame is divided, and capped at the sensor's limit seen at the
+        brightest of those gains: a pixel a brighter frame drove to 255 was at least that
+        bright, and only a common cap makes it compare alike on every frame."""
+        gain, step = self._exposure(work)
+        moved = abs(gain - 1.0) > max(self.settings.exposure_deadband, 1.5 * step)
+        if moved:
+            self._light_moved = self.frame_index
+        elif self.frame_index - self._light_moved > 0.5 / max(self._dt, 1e-3):
+            self._gains.clear()
+            return work
+        self._gains.append(gain)
+        out = cv2.convertScaleAbs(work, alpha=1.0 / gain)
+        cap = int(255.0 / max(1.0, max(self._gains)))
+        return np.minimum(out, np.uint8(cap)) if cap < 255 else out
+
     def _exposure(self, work: np.ndarray) -> tuple[float, float]:
         """The work frame's brightness against the background's: the median, over a sparse
         grid of the area, of their ratio (the dice, their shadows and a hand cover far less
@@ -283,6 +304,7 @@ class ThrowTracker:
         self._bg = self._bg8 = self._prev = None
         self._felt_hue = None
         self._hue_noise.clear()
+        self._light_moved, self._gains = -(10**9), deque(maxlen=64)
         self._prev_image = self._start_image = None
         self._tracks = []
         self._splits = []
@@ -325,9 +347,7 @@ class ThrowTracker:
             self._prev, self._prev_image = work, frame
             return None
         if self.settings.exposure_deadband is not None:
-            gain, step = self._exposure(work)
-            if abs(gain - 1.0) > max(self.settings.exposure_deadband, 1.5 * step):
-                work = cv2.convertScaleAbs(work, alpha=1.0 / gain)
+            work = self._at_felt_exposure(work)
         if self._prev is None:
             self._prev, self._prev_image = work, frame
             return None
