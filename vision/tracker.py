@@ -94,10 +94,11 @@ class TrackerSettings:
     :param exposure_deadband: each frame is brought to the background's exposure (divided
         by the median ratio of its brightness to the background's over the area) where the
         two differ by more than this share, and by more than one and a half grey levels of
-        the felt (on a dark felt a compressed stream's levels come and go by one): lamps that flicker with the mains (an LED lamp's
-        4% at 100 Hz seen at 60 fps changes every frame's brightness), a camera's
-        auto-exposure. Without it a flicker of 4% is motion on every frame, and no throw
-        settles. None: never.
+        the felt (on a dark felt a compressed stream's levels come and go by one): lamps that
+        flicker with the mains (an LED lamp's 4% at 100 Hz seen at 60 fps changes every
+        frame's brightness), a camera's auto-exposure. While the light moves, every frame is
+        divided and capped alike (``_at_felt_exposure``). Without it a flicker of 4% is motion
+        on every frame, and no throw settles. None: never.
     :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
         not dice. No die is first seen within this many die edges of one (this frame or the
         last) nor touching the image's border: pieces of a hand (its edge at the border, its
