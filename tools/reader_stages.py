@@ -10,6 +10,15 @@ first stage whose outcome differs from the photo's) and what it measured there: 
 heat and size, the classifier's confidence, cocked share and "not a die", the pips' count and
 quality (``vision.pip_count``) and the blur measure (``edge_width``, against ``blur_max``).
 Then every die misread under the change, and a count of dice lost per stage.
+
+    python tools/reader_stages.py --jpeg-parts          # what of JPEG costs the dice
+
+``--jpeg-parts``: the held-out part read (read / misread / abstained / missed) as photographed,
+as JPEG q40 gives it (colour at a quarter of the pixels, 4:2:0), as JPEG q40 with colour at every
+pixel (4:4:4: only the quantisation), with colour at a quarter of the pixels alone (no
+quantisation); the pips' count's clean counts (right / wrong) on each reading found as
+photographed; and what a further look at a die still unsure after the last look gives, on a copy
+of the frame with its colour smoothed (Gaussian, sigma 1 and 2 px, on Cr and Cb) or grey.
 """
 
 from __future__ import annotations
@@ -108,14 +117,114 @@ def measures(reader: DiceReader, frame, r: DieReading | None, find_heat: float |
             f"{edge_width(frame, r.center, r.box[1][0]):.3f} (max {t.blur_max})")
 
 
+def _jpeg(frame, sampling: int | None = None):
+    params = [cv2.IMWRITE_JPEG_QUALITY, 40]
+    if sampling is not None:
+        params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, sampling]
+    return cv2.imdecode(cv2.imencode(".jpg", frame, params)[1], cv2.IMREAD_COLOR)
+
+
+def _quarter_colour(frame):
+    """Colour at a quarter of the pixels (Cr and Cb halved each way, area, and back,
+    bilinear), the lightness kept: JPEG's subsampling without its quantisation."""
+    ycc = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
+    h, w = frame.shape[:2]
+    small = cv2.resize(ycc[..., 1:], (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    ycc[..., 1:] = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
+
+
+def _colour_smoothed(sigma: float):
+    def smooth(frame):
+        ycc = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
+        ycc[..., 1:] = cv2.GaussianBlur(ycc[..., 1:], (0, 0), sigma)
+        return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
+    return smooth
+
+
+def _grey(frame):
+    return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+class _OneMoreLook(DiceReader):
+    """The reader with one more look at a die still unsure after the last look: its crop cut
+    from ``copy(frame)``, taken if read as a face (not flagged) more surely."""
+
+    copy = None
+
+    def _last_look(self, frame, readings, seen):
+        readings = super()._last_look(frame, readings, seen)
+        unsure = [i for i, r in enumerate(readings) if self._unsure(r)]
+        if self.copy is None or not unsure:
+            return readings
+        dice = [(readings[i].center[0], readings[i].center[1], readings[i].box[1][0])
+                for i in unsure]
+        angles, probs = self._classify(self.copy(frame), dice)
+        out = list(readings)
+        for i, d, a, p in zip(unsure, dice, angles, probs, strict=True):
+            c = self._reading(*d, a, p)
+            if c.value is not None and not c.cocked and c.confidence > readings[i].confidence:
+                out[i] = c
+        return out
+
+
+def jpeg_parts(part: str) -> None:
+    """``--jpeg-parts`` (see the module's doc)."""
+    from read_accuracy import match
+
+    split = json.loads(SPLIT.read_text())["sets"]
+    reader = _OneMoreLook()
+    frames = {"as photographed": lambda f: f, "JPEG q40 (4:2:0)": _jpeg,
+              "JPEG q40, colour at every pixel (4:4:4)":
+                  lambda f: _jpeg(f, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444),
+              "colour at a quarter of the pixels alone": _quarter_colour}
+    looks = {"colour smoothed, sigma 1": _colour_smoothed(1.0),
+             "colour smoothed, sigma 2": _colour_smoothed(2.0), "grey": _grey}
+    for s in SETS:
+        photos = []
+        for name in sorted(split[s][part]):
+            frame = cv2.imread(str(PHOTOS / s / name))
+            h, w = frame.shape[:2]
+            photos.append((frame, read_labels((PHOTOS / s / name).with_suffix(".txt"), w, h)))
+        runs = [(k, f, None) for k, f in frames.items()]
+        runs += [(f"{k}: one more look, {lk}", f, look) for k, f in list(frames.items())[:2]
+                 for lk, look in looks.items()]
+        for what, change, look in runs:
+            reader.copy = look
+            tot = Counter()
+            right = wrong = 0
+            for frame, labels in photos:
+                changed = change(frame)
+                tot.update(match(labels, reader.find(changed)))
+                if look is None:
+                    reader.copy = None
+                    found = reader.find(frame)
+                    for lab, (_, di) in zip(labels, outcomes(labels, found), strict=True):
+                        if di is None:
+                            continue
+                        d = found[di]
+                        pips = count_pips(changed, d.center, d.box[1][0], d.box[2],
+                                          reader.tuning.pip_count)
+                        right += pips.count == lab[0]
+                        wrong += pips.count is not None and pips.count != lab[0]
+            pips = f"  pips' clean counts {right} right {wrong} wrong" if look is None else ""
+            print(f"{s:<10} {what:<62} {tot['correct']} / {tot['misread']} / "
+                  f"{tot['abstained']} / {tot['missed']}{pips}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--change", default="JPEG q40 (a webcam's stream)", choices=list(STRESS))
     ap.add_argument("--part", default="held_out", choices=["held_out", "tune", "train"])
     ap.add_argument("--set", dest="sets", action="append", choices=SETS, default=None)
     ap.add_argument("--json", action="store_true", help="also print the rows as JSON")
+    ap.add_argument("--jpeg-parts", action="store_true",
+                    help="what of JPEG costs the dice, and further looks that were tried")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if a.jpeg_parts:
+        jpeg_parts(a.part)
+        return 0
     reader = DiceReader()
     split = json.loads(SPLIT.read_text())["sets"]
     lost: Counter = Counter()
