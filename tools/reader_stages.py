@@ -5,10 +5,11 @@
     python tools/reader_stages.py --change "out of focus" --part tune
 
 For each labelled die read right as photographed but not once changed, the stage that dropped
-it (the last stage that changed its outcome under the change, or, never read right there, the
-first stage whose outcome differs from the photo's) and what it measured there: the detector's
-heat and size, the classifier's confidence, cocked share and "not a die", the pips' count and
-quality (``vision.pip_count``) and the blur measure (``edge_width``, against ``blur_max``).
+it (misread: the stage that gave the wrong value; else the last stage that changed its outcome
+under the change, or, never read right there, the first stage whose outcome differs from the
+photo's) and what it measured there: the detector's heat and size, the classifier's
+confidence and cocked share, the pips' count and quality (``vision.pip_count``) and the blur
+measure (``edge_width``, against ``blur_max``).
 Then every die misread under the change, and a count of dice lost per stage.
 
     python tools/reader_stages.py --jpeg-parts          # what of JPEG costs the dice
@@ -16,7 +17,7 @@ Then every die misread under the change, and a count of dice lost per stage.
 ``--jpeg-parts``: the held-out part read (read / misread / abstained / missed) as photographed,
 as JPEG q40 gives it (colour at a quarter of the pixels, 4:2:0), as JPEG q40 with colour at every
 pixel (4:4:4: only the quantisation), with colour at a quarter of the pixels alone (no
-quantisation); the pips' count's clean counts (right / wrong) on each reading found as
+quantisation), and with the lightness of one and the colour of the other; the pips' count's clean counts (right / wrong) on each reading found as
 photographed; and what a further look at a die still unsure after the last look gives, on a copy
 of the frame with its colour smoothed (Gaussian, sigma 1 and 2 px, on Cr and Cb) or grey.
 """
@@ -43,7 +44,7 @@ from vision.dice_crop import edge_width  # noqa: E402
 from vision.pip_count import count_pips  # noqa: E402
 
 STAGES = ("detect", "classify", "rescue", "one_per_die", "second_look", "last_look",
-          "pip_vote", "too_poor")
+          "grey_look", "pip_vote", "too_poor")
 
 
 def find_by_stage(reader: DiceReader, frame) -> dict[str, list[DieReading]]:
@@ -73,6 +74,8 @@ def find_by_stage(reader: DiceReader, frame) -> dict[str, list[DieReading]]:
     out["second_look"] = readings
     readings = reader._last_look(frame, readings, seen)
     out["last_look"] = readings
+    readings = reader._grey_look(frame, readings)
+    out["grey_look"] = readings
     readings = reader._pip_vote(frame, readings)
     out["pip_vote"] = readings
     out["too_poor"] = reader._too_poor(frame, readings)
@@ -92,9 +95,16 @@ def trail(labels, by_stage) -> list[list[tuple[str, DieReading | None]]]:
 
 
 def blame(orig, changed) -> str:
-    """The stage that lost a die: the last to change its outcome under the change if it was
-    read right at some stage, else the first whose outcome differs from the photo's."""
+    """The stage that lost a die: misread, the stage that gave the misread value (the first of
+    the run of misreads that ends the trail); else the last to change its outcome under the
+    change if it was read right at some stage; else the first whose outcome differs from the
+    photo's."""
     outs = [w for w, _ in changed]
+    if outs[-1] == "misread":
+        k = len(outs) - 1
+        while k > 0 and outs[k - 1] == "misread":
+            k -= 1
+        return STAGES[k]
     if "correct" in outs:
         for k in range(len(outs) - 1, 0, -1):
             if outs[k] != outs[k - 1]:
@@ -134,6 +144,13 @@ def _quarter_colour(frame):
     return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
 
 
+def _lightness_of(lightness, colour):
+    """A frame with the lightness (Y) of one and the colour (Cr, Cb) of another."""
+    ycc = cv2.cvtColor(lightness, cv2.COLOR_BGR2YCrCb)
+    ycc[..., 1:] = cv2.cvtColor(colour, cv2.COLOR_BGR2YCrCb)[..., 1:]
+    return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
+
+
 def _colour_smoothed(sigma: float):
     def smooth(frame):
         ycc = cv2.cvtColor(frame, cv2.COLOR_BGR2YCrCb)
@@ -168,16 +185,18 @@ class _OneMoreLook(DiceReader):
         return out
 
 
-def jpeg_parts(part: str) -> None:
+def jpeg_parts(part: str, models: Path | None = None) -> None:
     """``--jpeg-parts`` (see the module's doc)."""
     from read_accuracy import match
 
     split = json.loads(SPLIT.read_text())["sets"]
-    reader = _OneMoreLook()
+    reader = _OneMoreLook(models)
     frames = {"as photographed": lambda f: f, "JPEG q40 (4:2:0)": _jpeg,
               "JPEG q40, colour at every pixel (4:4:4)":
                   lambda f: _jpeg(f, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444),
-              "colour at a quarter of the pixels alone": _quarter_colour}
+              "colour at a quarter of the pixels alone": _quarter_colour,
+              "the photo's lightness, JPEG q40's colour": lambda f: _lightness_of(f, _jpeg(f)),
+              "JPEG q40's lightness, the photo's colour": lambda f: _lightness_of(_jpeg(f), f)}
     looks = {"colour smoothed, sigma 1": _colour_smoothed(1.0),
              "colour smoothed, sigma 2": _colour_smoothed(2.0), "grey": _grey}
     for s in SETS:
@@ -218,14 +237,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", default="held_out", choices=["held_out", "tune", "train"])
     ap.add_argument("--set", dest="sets", action="append", choices=SETS, default=None)
     ap.add_argument("--json", action="store_true", help="also print the rows as JSON")
+    ap.add_argument("--models", type=Path, default=None, metavar="DIR",
+                    help="the models and card in DIR, not the shipped ones")
     ap.add_argument("--jpeg-parts", action="store_true",
                     help="what of JPEG costs the dice, and further looks that were tried")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     if a.jpeg_parts:
-        jpeg_parts(a.part)
+        jpeg_parts(a.part, a.models)
         return 0
-    reader = DiceReader()
+    reader = DiceReader(a.models)
     split = json.loads(SPLIT.read_text())["sets"]
     lost: Counter = Counter()
     rows = []

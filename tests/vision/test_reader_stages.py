@@ -25,10 +25,16 @@ def reader() -> DiceReader:
     return DiceReader()
 
 
+@pytest.mark.parametrize("grey_look", [False, True])
 @pytest.mark.parametrize("quality", [None, 40])
-def test_the_last_stage_is_find(reader, quality):
-    """The readings after the last stage are find's, as photographed and through JPEG q40 (a
-    find that changed its stages would leave the tool blaming stages it no longer has)."""
+def test_the_last_stage_is_find(reader, quality, grey_look):
+    """The readings after the last stage are find's, as photographed and through JPEG q40, with
+    the grey look off and on (a find that changed its stages would leave the tool blaming
+    stages it no longer has)."""
+    from dataclasses import replace
+
+    reader = DiceReader()
+    reader.tuning = replace(reader.tuning, grey_look=grey_look)
     frame = cv2.imread(str(STILLS / "colours_tray.jpg"))
     if quality is not None:
         frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])[1],
@@ -43,13 +49,19 @@ def test_the_last_stage_is_find(reader, quality):
 
 
 def test_blame():
-    """Read right at some stage, then lost: the stage that lost it; never read right: the
-    first stage whose outcome differs from the photo's."""
+    """Misread: the stage that gave the wrong value; read right at some stage, then lost: the
+    stage that lost it; never read right: the first stage whose outcome differs from the
+    photo's."""
     photo = [("found", None), ("abstained", None), ("abstained", None), ("abstained", None),
-             ("correct", None), ("correct", None), ("correct", None), ("correct", None)]
-    vetoed = photo[:6] + [("abstained", None), ("abstained", None)]
+             ("correct", None), ("correct", None), ("correct", None), ("correct", None),
+             ("correct", None)]
+    assert len(photo) == len(STAGES)
+    vetoed = photo[:7] + [("abstained", None), ("abstained", None)]
     assert blame(photo, vetoed) == "pip_vote"
-    never = photo[:4] + [("abstained", None)] * 4
+    never = photo[:4] + [("abstained", None)] * 5
     assert blame(photo, never) == "second_look"
-    misread = [("found", None)] + [("misread", None)] * 7
-    assert blame([("found", None)] + [("correct", None)] * 7, misread) == "classify"
+    misread = [("found", None)] + [("misread", None)] * 8
+    assert blame([("found", None)] + [("correct", None)] * 8, misread) == "classify"
+    late = photo[:4] + [("misread", None)] * 5
+    assert blame(photo, late) == "second_look"
+    assert blame(photo, photo[:7] + [("misread", None)] * 2) == "pip_vote"
