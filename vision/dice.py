@@ -471,7 +471,8 @@ class DiceReader:
         strong find read as no die cut again where the detector, looking closer, puts it
         (``_rescue``); one reading per die (``_one_per_die``, the twin rule); a die read
         unsurely read again a little larger and where the detector, looking closer, puts it
-        (``_second_look``), then a little smaller (``_last_look``); the pips' count as a second
+        (``_second_look``), then a little smaller (``_last_look``), then on its lightness alone
+        (``_grey_look``, with the card's ``grey_look``); the pips' count as a second
         opinion (``_pip_vote``); too small or blurred dice unread (``_too_poor``); the pair's
         profile (``_by_profile``).
         """
@@ -488,6 +489,7 @@ class DiceReader:
         seen = [(r.center[0], r.center[1], r.box[1][0]) for r in readings]
         readings = self._second_look(frame, readings, seen)
         readings = self._last_look(frame, readings, seen)
+        readings = self._grey_look(frame, readings)
         readings = self._pip_vote(frame, readings)
         return self._by_profile(frame, self._too_poor(frame, readings))
 
@@ -633,6 +635,42 @@ class DiceReader:
             if valued:
                 readings[i] = max(valued, key=lambda r: r.confidence)
         return readings
+
+    def _grey_look(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
+        """A die still not read after the last look (flat, no value) read once more on its
+        lightness alone (its neighbourhood turned grey: B, G and R all the luma), and read as
+        that face if the grey crop reads, more surely, the face the colour crop found likeliest
+        (``grey_look``; off: never). A camera's JPEG stream keeps the lightness at every pixel
+        and the colour at a quarter of them, coarsely quantised on 16-pixel blocks (half a
+        die): the classifiers, which heed a face's fine colour, doubt a die whose colour JPEG
+        has smeared, while the pips' geometry is whole in its lightness. The grey crop alone
+        misreads (a colour's cue lost): it only confirms the colour crop's likeliest face."""
+        if not self.tuning.grey_look:
+            return readings
+        unsure = [i for i, r in enumerate(readings) if r.value is None and self._unsure(r)]
+        if not unsure:
+            return readings
+        grey = frame.copy()
+        h, w = frame.shape[:2]
+        dice = []
+        for i in unsure:
+            (cx, cy), size = readings[i].center, readings[i].box[1][0]
+            # what the crop (``crop_die``) and the angle (``die_angles``) read, and a margin
+            k = int(size * max(0.75 * self.crop_scale, 0.7)) + 3
+            x0, y0 = max(0, int(cx) - k), max(0, int(cy) - k)
+            x1, y1 = min(w, int(cx) + k + 1), min(h, int(cy) + k + 1)
+            if x1 > x0 and y1 > y0:
+                grey[y0:y1, x0:x1] = cv2.cvtColor(
+                    cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+            dice.append((cx, cy, size))
+        angles, probs = self._classify(grey, dice)
+        out = list(readings)
+        for i, d, a, p in zip(unsure, dice, angles, probs, strict=True):
+            r, g = readings[i], self._reading(*d, a, p)
+            if (g.value is not None and not g.cocked and g.value == r.best_face
+                    and g.confidence > r.confidence):
+                out[i] = g
+        return out
 
     def _pip_vote(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
         """The pips' count as a second opinion (``vision.pip_count``: a face's pattern from its

@@ -77,6 +77,10 @@ class ReaderTuning:
         as that face (above 1: never) ...
     :param pip_agree_floor: ... (the likeliest face's lowest confidence) ...
     :param pip_agree_lean: ... unless its cocked share is above this;
+    :param grey_look: a die still not read after the last look is read once more on its
+        lightness alone, and read as a face if that agrees, more surely, with the colour
+        crop's likeliest face (``DiceReader._grey_look``; a card without it: off, the reader
+        as it was);
     :param pip_count: what a clean pattern is (``vision.pip_count.PipSettings``; the card's
         ``pip_count`` object, any setting left out at its default).
     """
@@ -120,6 +124,7 @@ class ReaderTuning:
     pip_agree_floor: float = 0.3
     pip_agree_lean: float = 0.3
     pip_count: PipSettings = field(default_factory=PipSettings)
+    grey_look: bool = False
 
     @classmethod
     def from_card(cls, thresholds: dict, **overrides) -> ReaderTuning:

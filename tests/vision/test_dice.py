@@ -678,3 +678,60 @@ def test_a_card_without_the_odd_size_rule_takes_its_default(tmp_path):
     card["thresholds"].pop("odd_size", None)
     (tmp_path / "dice_reader.json").write_text(json.dumps(card))
     assert DiceReader(tmp_path).tuning.odd_size == ReaderTuning.odd_size == 1.8
+
+
+def test_a_die_whose_colour_jpeg_smeared_is_read_on_its_lightness():
+    """The tray through JPEG at quality 40 (a webcam's MJPEG stream: colour at a quarter of the
+    pixels, coarsely quantised): the one at (469, 153), read 0.97 as photographed, is read
+    0.64 on its JPEG colour (not read); its grey crop reads it a one more surely, the face the
+    colour crop found likeliest, so with ``grey_look`` it is read, and nothing on the tray is
+    read wrongly that was not before."""
+    from dataclasses import replace
+
+    frame, truth = still("look_again_tray")
+    jpeg = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 40])[1],
+                        cv2.IMREAD_COLOR)
+    got = {}
+    for on in (False, True):
+        r = DiceReader()
+        r.tuning = replace(r.tuning, grey_look=on)
+        got[on] = pair_up(truth, r.find(jpeg))[0]
+    one = min(range(len(truth)), key=lambda k: math.hypot(truth[k][1] - 469, truth[k][2] - 153))
+    assert truth[one][0] == 1
+    off_die, on_die = got[False][one][1], got[True][one][1]
+    assert off_die is not None and off_die.value is None and off_die.best_face == 1
+    assert on_die is not None and on_die.value == 1
+    assert on_die.confidence > off_die.confidence
+
+    def wrong(pairs):
+        return sum(d is not None and d.value is not None and d.value != v for v, d in pairs)
+
+    def right(pairs):
+        return sum(d is not None and d.value == v for v, d in pairs)
+
+    assert wrong(got[True]) <= wrong(got[False])
+    assert right(got[True]) >= right(got[False]) + 1
+
+
+def test_the_grey_look_never_reads_a_face_the_colour_crop_did_not_find_likeliest(reader):
+    """A die not read whose grey crop reads another face than the colour crop's likeliest stays
+    unread; one already read is never looked at; a card without ``grey_look`` is off."""
+    from dataclasses import replace
+
+    from vision.dice_tuning import ReaderTuning
+
+    assert ReaderTuning.grey_look is False
+    frame, truth = still("look_again_tray")
+    jpeg = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 40])[1],
+                        cv2.IMREAD_COLOR)
+    r = DiceReader()
+    r.tuning = replace(r.tuning, grey_look=True)
+    _, x, y, _ = truth[min(range(len(truth)), key=lambda k: math.hypot(truth[k][1] - 469,
+                                                                        truth[k][2] - 153))]
+    unread = r._reading(x, y, 30.0, 0.0, np.array([0.05, 0.6, 0.05, 0.1, 0.1, 0.1, 0.0, 0.0]))
+    assert unread.value is None and unread.best_face == 2
+    assert r._grey_look(jpeg, [unread]) == [unread]  # the grey crop reads a one, not a two
+    one = r._reading(x, y, 30.0, 0.0, np.array([0.6, 0.05, 0.05, 0.1, 0.1, 0.1, 0.0, 0.0]))
+    assert one.value is None and r._grey_look(jpeg, [one])[0].value == 1
+    read = replace(unread, value=2)
+    assert r._grey_look(jpeg, [read]) == [read]
