@@ -246,6 +246,39 @@ def _jitter(px: float):
     return image
 
 
+class _Barrel:
+    """A wide lens's barrel distortion: a point r from the image's centre (in half widths)
+    is shown at r (1 + k1 r^2), k1 < 0 (a webcam's wide lens: about -0.1 to -0.3). The
+    frame is remapped; ``point`` moves the calibration's and the truth's points alike."""
+
+    def __init__(self, k1: float, size: tuple[int, int]):
+        self.k1, (self.w, self.h) = k1, size
+        self.f, self.cx, self.cy = 0.5 * size[0], 0.5 * size[0], 0.5 * size[1]
+        self._maps = None  # made at the first frame
+
+    def image(self, img, _k):
+        if self._maps is None:
+            ys, xs = np.mgrid[0:self.h, 0:self.w].astype(np.float32)
+            xd, yd = (xs - self.cx) / self.f, (ys - self.cy) / self.f
+            xu, yu = xd.copy(), yd.copy()
+            for _ in range(8):  # where each shown pixel came from: the distortion inverted
+                s = 1.0 + self.k1 * (xu * xu + yu * yu)
+                xu, yu = xd / s, yd / s
+            self._maps = ((xu * self.f + self.cx).astype(np.float32),
+                          (yu * self.f + self.cy).astype(np.float32))
+        return cv2.remap(img, *self._maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        xn, yn = (x - self.cx) / self.f, (y - self.cy) / self.f
+        s = 1.0 + self.k1 * (xn * xn + yn * yn)
+        return self.cx + xn * s * self.f, self.cy + yn * s * self.f
+
+
+def _barrel(name: str, k1: float) -> CameraLook:
+    lens = _Barrel(k1, (1280, 720))  # the clips' size
+    return CameraLook(name, image=lens.image, point=lens.point)
+
+
 def _light(gains):
     def image(img, _k):
         return np.clip(img * np.float32(gains), 0, 255).astype(np.uint8)
@@ -255,7 +288,8 @@ def _light(gains):
 # The second renderer's clips (1280x720, 60 fps) as other cameras and rooms would give them
 # (``--clips-looks``): frame rates and sizes the issue names, a webcam's compressed stream,
 # a noisy sensor, a dim room, a warm lamp, lamps flickering with the mains, a camera's
-# auto-exposure, its mount struck or loose. Never tuned on: a look is a check, not a set.
+# auto-exposure, its mount struck or loose, a wide lens's barrel. Never tuned on: a look is a
+# check, not a set.
 CAMERA_LOOKS = [
     CameraLook("as shot, 1280x720 60 fps"),
     CameraLook("30 fps", stride=2),
@@ -276,6 +310,8 @@ CAMERA_LOOKS = [
     CameraLook("auto-exposure steps of 6%", image=_exposure_steps(0.06)),
     CameraLook("a jolt of 4 px", image=_jolt(4.0)),
     CameraLook("a loose mount, 0.5 px a frame", image=_jitter(0.5)),
+    _barrel("a wide lens's barrel, k1 -0.1", -0.1),
+    _barrel("a wide lens's barrel, k1 -0.2", -0.2),
 ]
 
 

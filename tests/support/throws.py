@@ -87,10 +87,16 @@ class CameraLook:
     stride: int = 1
     scale: float = 1.0
     image: Callable[[np.ndarray, int], np.ndarray] | None = None
+    # where the look's image shows a point of the scaled image (a lens that bends it), for
+    # the calibration and the truth; None: where it was
+    point: Callable[[float, float], tuple[float, float]] | None = None
 
-
-def _scaled(point, k: float):
-    return None if point is None else [float(v) * k for v in point]
+    def moved(self, p) -> list[float] | None:
+        """Point ``p`` (x, y of the clip as shot, or None) where this look shows it."""
+        if p is None:
+            return None
+        x, y = float(p[0]) * self.scale, float(p[1]) * self.scale
+        return list(self.point(x, y)) if self.point is not None else [x, y]
 
 
 @dataclass
@@ -108,14 +114,15 @@ class ThrowClip:
 
     def shot_as(self, look: CameraLook) -> ThrowClip:
         """This clip as ``look``'s camera gives it: its frames, and its calibration and
-        truth's image points scaled with the image."""
-        k = look.scale
+        truth's image points scaled and moved with the image (the calibration as its
+        owner would click it: the area's corners and the wall's ends where the look shows
+        them, joined by straight lines)."""
         cal = self.calibration
-        calibration = Calibration(tuple((x * k, y * k) for x, y in cal.area),
-                                  tuple((x * k, y * k) for x, y in cal.back_wall),
-                                  cal.die_px * k)
-        dice = [{**d, "rest_center": _scaled(d["rest_center"], k),
-                 "track": [_scaled(p, k) for p in d["track"]]} for d in self.truth["dice"]]
+        calibration = Calibration(tuple(tuple(look.moved(p)) for p in cal.area),
+                                  tuple(tuple(look.moved(p)) for p in cal.back_wall),
+                                  cal.die_px * look.scale)
+        dice = [{**d, "rest_center": look.moved(d["rest_center"]),
+                 "track": [look.moved(p) for p in d["track"]]} for d in self.truth["dice"]]
         return replace(self, calibration=calibration, truth={**self.truth, "dice": dice},
                        look=look)
 

@@ -148,3 +148,12 @@ def test_a_clip_shot_as_another_camera(tmp_path):
     assert die["track"] == [[20.0, 20.0], None, [10.0, 15.0]]
     assert clip.truth["dice"][0]["rest_center"] == [20.0, 30.0]  # the clip itself unchanged
     assert len(list(clip.frames())) == 6
+
+
+def test_a_lens_that_bends_the_image_moves_the_calibration_and_the_truth_alike(tmp_path):
+    clip = write_clip(tmp_path)
+    bent = clip.shot_as(CameraLook("bent", scale=0.5, point=lambda x, y: (x + 1.0, 2.0 * y)))
+    assert bent.calibration.back_wall == ((3.0, 4.0), (31.0, 4.0))  # scaled, then moved
+    assert bent.calibration.area[0] == (3.0, 44.0)
+    assert bent.truth["dice"][0]["rest_center"] == [11.0, 30.0]
+    assert bent.truth["dice"][0]["track"] == [[21.0, 40.0], None, [11.0, 30.0]]
