@@ -245,6 +245,7 @@ class ThrowTracker:
         self._exposure_grid = (k, area_mask[::k, ::k] > 0)
         self._start_px = max(2, int(0.25 * self._die_area))
         self._kernel = np.ones((3, 3), np.uint8)
+        self._grow_die = np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)
         self._hand_reach = self.settings.hand_margin * die_w  # work px
         self._hand_birth = self.settings.hand_birth_margin * die_w
         # blobs are found on the shrunk copy: a resting die's centre there steps by up to
@@ -397,9 +398,11 @@ class ThrowTracker:
                     -1,
                 )
         if self.frame_index % 2 == 0:  # half the rate is plenty and halves the cost
-            cv2.accumulateWeighted(
-                work, self._bg, 2 * self.settings.background_alpha, self._idle_mask
-            )
+            # never what moves (dice coming in over the image's edge, outside the area, before
+            # the throw begins): learnt into the felt, they would leave their ghost there
+            still = cv2.bitwise_and(self._idle_mask, cv2.bitwise_not(
+                cv2.dilate(motion, self._grow_die)))
+            cv2.accumulateWeighted(work, self._bg, 2 * self.settings.background_alpha, still)
             self._bg8 = cv2.convertScaleAbs(self._bg)
         if st.felt_chroma > 0 and st.felt_chroma_noise > 0 and self.frame_index % 4 == 1:
             self._hue_noise.append(self._felt_hue_noise(work))

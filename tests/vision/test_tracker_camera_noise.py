@@ -157,3 +157,29 @@ def test_a_lens_that_bends_the_image_moves_the_calibration_and_the_truth_alike(t
     assert bent.calibration.area[0] == (3.0, 44.0)
     assert bent.truth["dice"][0]["rest_center"] == [11.0, 30.0]
     assert bent.truth["dice"][0]["track"] == [[21.0, 40.0], None, [11.0, 30.0]]
+
+
+def test_what_moves_while_idle_is_not_learnt_into_the_felt():
+    """Dice coming in over the image's edge outside the area before the throw begins (the
+    second renderer's clip_002 in a dim room): learnt into the background, they left a ghost
+    there that the felt-hue test took for a third die. The background follows the felt only
+    where nothing moves."""
+    clip = SimClip.load(CLIPS / "03_one_hits")
+    felt = clip.frames[0][1]
+    tracker = ThrowTracker(clip.calibration)
+    t = 0.0
+    for k in range(45):  # a white die sliding down the strip right of the area, then gone
+        img = felt.copy()
+        if 5 <= k < 35:
+            y = 40 + 10 * (k - 5)
+            img[y:y + 24, 606:630] = 250
+        tracker.feed(t, img)
+        t += 1 / 60
+    assert tracker.state == "idle"
+    strip = (slice(40, 340), slice(606, 630))
+    s = tracker._s
+    learnt = tracker._bg8[strip[0].start // s:strip[0].stop // s,
+                          strip[1].start // s:strip[1].stop // s].astype(int)
+    shrunk = tracker._work(felt)[strip[0].start // s:strip[0].stop // s,
+                                 strip[1].start // s:strip[1].stop // s].astype(int)
+    assert np.abs(learnt - shrunk).sum(axis=2).max() < 30  # no ghost past the change bar
