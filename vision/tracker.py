@@ -52,6 +52,7 @@ from vision.camera_view import CameraView, CameraViewError
 from vision.cocked_cues import CockedSettings, Reader, judge_cocked
 from vision.die_silhouette import RestSilhouettes, changed_pixels, felt_in_shadow
 from vision.die_track import DieTrack, swapped_bend
+from vision.mount_steady import MountSteadier
 from vision.observation import DieObservation, ThrowObservation
 from vision.shooter_hand import hand_near, hand_zone, near_hand, touches_border
 from vision.throw_geometry import TableGeometry, WallContact, segment_distance
@@ -99,6 +100,14 @@ class TrackerSettings:
         frame's brightness), a camera's auto-exposure. While the light moves, every frame is
         divided and capped alike (``_at_felt_exposure``). Without it a flicker of 4% is motion
         on every frame, and no throw settles. None: never.
+    :param loose_mount_px: a camera on a loose mount moves the whole image by a fraction
+        of a pixel from frame to frame, and every sharp edge of the felt is then motion on
+        every frame: no throw settles. While idle the tracker measures each frame's shift
+        against the background on its strongest edges (``vision.mount_steady``), and when
+        the median of the last measures is above this many pixels of the camera's image,
+        every frame is moved back before it is compared. A rigid camera measures at most
+        0.05 (the second renderer's clips, clean, noisy or compressed), a mount moving the
+        image by up to half a pixel 0.42-0.47. None: never measured.
     :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
         not dice. No die is first seen within this many die edges of one (this frame or the
         last) nor touching the image's border: pieces of a hand (its edge at the border, its
@@ -142,6 +151,7 @@ class TrackerSettings:
     felt_chroma: float = 0.04
     felt_chroma_noise: float = 1.25
     exposure_deadband: float | None = 0.01
+    loose_mount_px: float | None = 0.15
     throw_speed: float = 100.0
     untangle_margin: float = 0.25
     energy_margin: float = 0.25
@@ -214,6 +224,8 @@ class ThrowTracker:
         # the frame where the light last moved past the exposure's band, and the gains since
         self._light_moved = -(10**9)
         self._gains: deque[float] = deque(maxlen=64)
+        # a loose mount's shift of each frame, measured while idle and undone once it is loose
+        self._steady: MountSteadier | None = None
         # where the area and the back wall lie (raises if the back wall is degenerate)
         self.geometry = TableGeometry(calibration, self.settings.wall)
         self._die = calibration.die_px
@@ -246,6 +258,8 @@ class ThrowTracker:
         self._start_px = max(2, int(0.25 * self._die_area))
         self._kernel = np.ones((3, 3), np.uint8)
         self._grow_die = np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)
+        if self.settings.loose_mount_px is not None:  # measured on the work image
+            self._steady = MountSteadier(loose_px=self.settings.loose_mount_px / s)
         self._hand_reach = self.settings.hand_margin * die_w  # work px
         self._hand_birth = self.settings.hand_birth_margin * die_w
         # blobs are found on the shrunk copy: a resting die's centre there steps by up to
@@ -307,6 +321,7 @@ class ThrowTracker:
         self._felt_hue = None
         self._hue_noise.clear()
         self._light_moved, self._gains = -(10**9), deque(maxlen=64)
+        self._steady = None
         self._prev_image = self._start_image = None
         self._tracks = []
         self._splits = []
@@ -348,6 +363,17 @@ class ThrowTracker:
             self._bg8 = work.copy()
             self._prev, self._prev_image = work, frame
             return None
+        if self._steady is not None:
+            if self.state == IDLE and (not self._steady.learnt or self.frame_index % 64 == 0):
+                self._steady.learn(self._bg8, self._area_mask)  # the felt's edges as learnt
+            was_loose = self._steady.loose
+            work = self._steady.steady(work, self.state == IDLE, self.frame_index % 4 == 2)
+            if self._steady.loose and not was_loose:
+                # the felt learnt so far is the mean of frames shifted every way: blurred at
+                # each edge, it differs from every steadied frame there. Start it anew.
+                self._bg, self._bg8 = work.astype(np.float32), work.copy()
+                self._steady.learn(self._bg8, self._area_mask)
+                self._prev = None
         if self.settings.exposure_deadband is not None:
             work = self._at_felt_exposure(work)
         if self._prev is None:
@@ -368,8 +394,11 @@ class ThrowTracker:
     # ----------------------------------------------------------------- idle
     def _idle(self, work: np.ndarray, motion: np.ndarray, t: float) -> None:
         st = self.settings
-        moving = cv2.countNonZero(cv2.bitwise_and(motion, self._area_mask))
-        if moving >= self._start_px:
+        moving = cv2.bitwise_and(motion, self._area_mask)
+        # a thing moving, not a camera's scattered noise (a compressed stream's blocks flicker
+        # along the felt's sharp edges): enough of the motion survives one erosion
+        if (cv2.countNonZero(moving) >= self._start_px
+                and cv2.countNonZero(cv2.erode(moving, self._kernel)) >= self._start_px // 2):
             self.state = THROW
             self._tracks = []
             self._hand_zone = self._hand_prev = None

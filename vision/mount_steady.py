@@ -1,0 +1,136 @@
+"""A camera on a loose mount: the whole image shifted by a fraction of a pixel from frame to frame.
+
+A camera on a boom arm that is not tight trembles: every frame is the felt moved by a few tenths
+of a pixel. Against the background each sharp edge of the table (the rails, the printed lines,
+the wall's top) then changes on every frame, a throw seems to begin on every frame and never
+settles. The shift is measured, not guessed: on the background's strongest edges, a frame moved
+by (u, v) differs from the background by about -(u, v) . grad(background) (the brightness
+constancy of Lucas and Kanade), so a least-squares fit over those edges gives the shift, a few
+hundredths of a pixel exact for shifts under one pixel. Dice on an edge change it far more than
+a shift can: the points the first fit explains worst are left out of a second.
+
+``MountSteadier`` only measures while the table is idle; once the frames keep moving by more
+than ``loose_px`` (the median over the last measures), the mount is loose and every frame is
+moved back before the tracker compares it. A rigid mount never pays more than the idle
+measures (a sparse sample, every few frames).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import cv2
+import numpy as np
+
+
+class MountSteadier:
+    """Measure and undo a loose camera mount's shift of each frame against the background.
+
+    :param points: how many of the background's strongest edge pixels the shift is fitted on.
+    :param loose_px: the mount is loose when the median shift of the last ``window`` idle
+        measures is above this many pixels of the images it is given. A rigid camera's
+        measures are noise, about a hundredth of a pixel; a sharp edge of the felt shifted
+        by a tenth of a pixel already changes by more than the tracker's motion test allows.
+    :param window: how many idle measures decide.
+    """
+
+    def __init__(self, points: int = 1500, loose_px: float = 0.04, window: int = 12) -> None:
+        self.points = points
+        self.loose_px = loose_px
+        self._idle_shifts: deque[float] = deque(maxlen=window)
+        self._edges: tuple[np.ndarray, ...] | None = None
+        self.last_shift = (0.0, 0.0)
+
+    @property
+    def loose(self) -> bool:
+        """The mount moved the frames by more than ``loose_px`` over the last idle measures."""
+        w = self._idle_shifts
+        return len(w) == w.maxlen and float(np.median(w)) > self.loose_px
+
+    def reset(self) -> None:
+        """Forget the measures and the edges (a new camera or table)."""
+        self._idle_shifts.clear()
+        self._edges = None
+        self.last_shift = (0.0, 0.0)
+
+    def learn(self, background: np.ndarray, where: np.ndarray) -> None:
+        """Pick the background's strongest edges inside ``where`` (a mask of the work image),
+        spread over it: the points the shift is fitted on."""
+        grey = cv2.GaussianBlur(_grey(background), (7, 7), 1.5)  # a smoother slope fits a
+        gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8.0  # shift of up to a pixel
+        gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+        mag = gx * gx + gy * gy
+        inside = (where > 0) & (mag > 4.0)  # a slope of 2 grey levels a pixel, at least
+        ys, xs = np.nonzero(inside)
+        if len(ys) < 50:
+            self._edges = None
+            return
+        order = np.argsort(mag[ys, xs])[::-1][: self.points]
+        ys, xs = ys[order], xs[order]
+        self._edges = (ys, xs, gx[ys, xs], gy[ys, xs], grey[ys, xs])
+
+    def shift(self, work: np.ndarray, rounds: int = 3) -> tuple[float, float]:
+        """How far (x, y) the work image ``work`` lies moved against the learnt background:
+        the fit made again ``rounds`` times where the last one puts the edges (the felt's
+        sharp edges bend away from a straight slope within a pixel)."""
+        if self._edges is None:
+            return 0.0, 0.0
+        ys, xs, gx, gy, bg = self._edges
+        grey = cv2.GaussianBlur(_grey(work), (7, 7), 1.5)
+        u = v = 0.0
+        keep = np.ones(len(bg), bool)
+        for k in range(rounds):
+            if k == 0:
+                it = grey[ys, xs] - bg
+            else:  # the frame where the edges lie now, a pixel's part between its pixels
+                mx = (xs + np.float32(u)).astype(np.float32)[None]
+                my = (ys + np.float32(v)).astype(np.float32)[None]
+                it = cv2.remap(grey, mx, my, cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)[0] - bg
+            g_x, g_y, i_t = gx[keep], gy[keep], it[keep]
+            a, b, c = (g_x * g_x).sum(), (g_x * g_y).sum(), (g_y * g_y).sum()
+            p, q = (g_x * i_t).sum(), (g_y * i_t).sum()
+            det = a * c - b * b
+            if det <= 1e-6 * max(a * c, 1e-12):  # edges all one way: the shift along them is unknown
+                return 0.0, 0.0
+            du, dv = -(c * p - b * q) / det, -(a * q - b * p) / det
+            u, v = u + float(du), v + float(dv)
+            res = np.abs(it + du * gx + dv * gy)
+            keep = res <= 3.0 * float(np.median(res)) + 1.0  # a die on an edge, not the mount
+        self.last_shift = (u, v)
+        return self.last_shift
+
+    @property
+    def learnt(self) -> bool:
+        """Edges to fit on were found (a felt with no edge at all gives no measure)."""
+        return self._edges is not None
+
+    def steady(self, work: np.ndarray, idle: bool, measure: bool) -> np.ndarray:
+        """``work`` moved back by its shift if the mount is loose, else as it is. While the
+        table is ``idle`` the shift is noted for ``loose`` (every frame while loose, else where
+        ``measure`` says: a sparse sample of frames is enough to find a loose mount)."""
+        if self._edges is None:
+            return work
+        loose = self.loose
+        if not (loose or (idle and measure)):
+            return work
+        u, v = self.shift(work, rounds=3 if loose else 1)  # to find a loose mount, one fit will do
+        if idle:
+            self._idle_shifts.append(float(np.hypot(u, v)))
+        return self.steadied(work, (u, v)) if self.loose else work
+
+    @staticmethod
+    def steadied(work: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
+        """``work`` moved back by ``shift``, then softened alike whatever the shift: moving a
+        line a pixel or two wide (the felt's printed lines on the shrunk image) by part of a
+        pixel spreads it by as much, so frames moved back by different parts of a pixel
+        would still differ along it. A blur wider than the spread hides it."""
+        m = np.float32([[1, 0, -shift[0]], [0, 1, -shift[1]]])
+        moved = cv2.warpAffine(work, m, (work.shape[1], work.shape[0]), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+        return cv2.GaussianBlur(moved, (3, 3), 0.8)
+
+
+def _grey(img: np.ndarray) -> np.ndarray:
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    return g.astype(np.float32)
