@@ -34,7 +34,7 @@ class MountSteadier:
     :param window: how many idle measures decide.
     """
 
-    def __init__(self, points: int = 1500, loose_px: float = 0.04, window: int = 12) -> None:
+    def __init__(self, points: int = 1500, loose_px: float = 0.04, window: int = 8) -> None:
         self.points = points
         self.loose_px = loose_px
         self._idle_shifts: deque[float] = deque(maxlen=window)

@@ -367,7 +367,7 @@ class ThrowTracker:
             if self.state == IDLE and (not self._steady.learnt or self.frame_index % 64 == 0):
                 self._steady.learn(self._bg8, self._area_mask)  # the felt's edges as learnt
             was_loose = self._steady.loose
-            work = self._steady.steady(work, self.state == IDLE, self.frame_index % 4 == 2)
+            work = self._steady.steady(work, self.state == IDLE, self.frame_index % 2 == 0)
             if self._steady.loose and not was_loose:
                 # the felt learnt so far is the mean of frames shifted every way: blurred at
                 # each edge, it differs from every steadied frame there. Start it anew.
