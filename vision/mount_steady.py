@@ -27,29 +27,34 @@ class MountSteadier:
     """Measure and undo a loose camera mount's shift of each frame against the background.
 
     :param points: how many of the background's strongest edge pixels the shift is fitted on.
-    :param loose_px: the mount is loose when the median shift of the last ``window`` idle
-        measures is above this many pixels of the images it is given. A rigid camera's
-        measures are noise, about a hundredth of a pixel; a sharp edge of the felt shifted
-        by a tenth of a pixel already changes by more than the tracker's motion test allows.
+    :param loose_px: the mount is loose when the shift moved by more than this many pixels
+        (of the images it is given) from one idle measure to the next, in the median over the
+        last ``window``. A rigid camera's measures move by about a hundredth of a pixel; a
+        sharp edge of the felt shifted by a tenth of a pixel already changes by more than the
+        tracker's motion test allows. The change, not the shift itself: a camera knocked
+        once and left a pixel off, or dice at rest that the felt learnt has not under them,
+        give a shift that stays, which the idle background follows.
     :param window: how many idle measures decide.
     """
 
     def __init__(self, points: int = 1500, loose_px: float = 0.04, window: int = 8) -> None:
         self.points = points
         self.loose_px = loose_px
-        self._idle_shifts: deque[float] = deque(maxlen=window)
+        self._idle_moves: deque[float] = deque(maxlen=window)
+        self._last_idle: tuple[float, float] | None = None
         self._edges: tuple[np.ndarray, ...] | None = None
         self.last_shift = (0.0, 0.0)
 
     @property
     def loose(self) -> bool:
-        """The mount moved the frames by more than ``loose_px`` over the last idle measures."""
-        w = self._idle_shifts
+        """The frames moved by more than ``loose_px`` between the last idle measures."""
+        w = self._idle_moves
         return len(w) == w.maxlen and float(np.median(w)) > self.loose_px
 
     def reset(self) -> None:
         """Forget the measures and the edges (a new camera or table)."""
-        self._idle_shifts.clear()
+        self._idle_moves.clear()
+        self._last_idle = None
         self._edges = None
         self.last_shift = (0.0, 0.0)
 
@@ -78,7 +83,7 @@ class MountSteadier:
         ys, xs, gx, gy, bg = self._edges
         grey = cv2.GaussianBlur(_grey(work), (7, 7), 1.5)
         u = v = 0.0
-        keep = np.ones(len(bg), bool)
+        plausible = None
         for k in range(rounds):
             if k == 0:
                 it = grey[ys, xs] - bg
@@ -87,6 +92,12 @@ class MountSteadier:
                 my = (ys + np.float32(v)).astype(np.float32)[None]
                 it = cv2.remap(grey, mx, my, cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)[0] - bg
+            if plausible is None:  # a shift of a pixel and a half changes an edge by no more
+                # than 1.5 of its slope: past that, a die or a hand on it, not the mount
+                plausible = np.abs(it) <= 1.5 * np.hypot(gx, gy) + 8.0
+                keep = plausible
+                if np.count_nonzero(keep) < 50:  # the felt's edges mostly covered: no measure
+                    return 0.0, 0.0
             g_x, g_y, i_t = gx[keep], gy[keep], it[keep]
             a, b, c = (g_x * g_x).sum(), (g_x * g_y).sum(), (g_y * g_y).sum()
             p, q = (g_x * i_t).sum(), (g_y * i_t).sum()
@@ -96,7 +107,7 @@ class MountSteadier:
             du, dv = -(c * p - b * q) / det, -(a * q - b * p) / det
             u, v = u + float(du), v + float(dv)
             res = np.abs(it + du * gx + dv * gy)
-            keep = res <= 3.0 * float(np.median(res)) + 1.0  # a die on an edge, not the mount
+            keep = plausible & (res <= 3.0 * float(np.median(res[plausible])) + 1.0)
         self.last_shift = (u, v)
         return self.last_shift
 
@@ -116,7 +127,10 @@ class MountSteadier:
             return work
         u, v = self.shift(work, rounds=3 if loose else 1)  # to find a loose mount, one fit will do
         if idle:
-            self._idle_shifts.append(float(np.hypot(u, v)))
+            if self._last_idle is not None:
+                self._idle_moves.append(float(np.hypot(u - self._last_idle[0],
+                                                       v - self._last_idle[1])))
+            self._last_idle = (u, v)
         return self.steadied(work, (u, v)) if self.loose else work
 
     @staticmethod

@@ -273,6 +273,13 @@ class ThrowTracker:
         except CameraViewError:
             self._view = None
 
+    def _steady_where(self) -> np.ndarray:
+        """Where the felt's edges are measured: the area and its margin, never under a die at
+        rest (the background has the felt there, the frame the die)."""
+        if self._idle_mask is None:
+            return self._area_mask
+        return cv2.bitwise_and(self._area_mask, self._idle_mask)
+
     def _work(self, frame: np.ndarray) -> np.ndarray:
         s = self._s
         if s == 1:
@@ -365,14 +372,14 @@ class ThrowTracker:
             return None
         if self._steady is not None:
             if self.state == IDLE and (not self._steady.learnt or self.frame_index % 64 == 0):
-                self._steady.learn(self._bg8, self._area_mask)  # the felt's edges as learnt
+                self._steady.learn(self._bg8, self._steady_where())  # the felt's edges as learnt
             was_loose = self._steady.loose
             work = self._steady.steady(work, self.state == IDLE, self.frame_index % 2 == 0)
             if self._steady.loose and not was_loose:
                 # the felt learnt so far is the mean of frames shifted every way: blurred at
                 # each edge, it differs from every steadied frame there. Start it anew.
                 self._bg, self._bg8 = work.astype(np.float32), work.copy()
-                self._steady.learn(self._bg8, self._area_mask)
+                self._steady.learn(self._bg8, self._steady_where())
                 self._prev = None
         if self.settings.exposure_deadband is not None:
             work = self._at_felt_exposure(work)
@@ -395,10 +402,7 @@ class ThrowTracker:
     def _idle(self, work: np.ndarray, motion: np.ndarray, t: float) -> None:
         st = self.settings
         moving = cv2.bitwise_and(motion, self._area_mask)
-        # a thing moving, not a camera's scattered noise (a compressed stream's blocks flicker
-        # along the felt's sharp edges): enough of the motion survives one erosion
-        if (cv2.countNonZero(moving) >= self._start_px
-                and cv2.countNonZero(cv2.erode(moving, self._kernel)) >= self._start_px // 2):
+        if cv2.countNonZero(moving) >= self._start_px and self._a_thing_moves(moving):
             self.state = THROW
             self._tracks = []
             self._hand_zone = self._hand_prev = None
@@ -435,6 +439,21 @@ class ThrowTracker:
             self._bg8 = cv2.convertScaleAbs(self._bg)
         if st.felt_chroma > 0 and st.felt_chroma_noise > 0 and self.frame_index % 4 == 1:
             self._hue_noise.append(self._felt_hue_noise(work))
+
+    def _a_thing_moves(self, moving: np.ndarray) -> bool:
+        """The motion that would start a throw is a thing moving, not the camera's noise nor
+        the camera moving: a compressed stream's blocks flicker along the felt's sharp edges
+        a pixel here and there, and a trembling mount moves every edge of the felt at once
+        (thin lines of motion everywhere). A thing moving is a patch (half the pixels that
+        start a throw survive one erosion), or, for a die whose body is the felt's colour
+        (only its pips change the frame enough), gathered: half those pixels, and at least
+        a third of all that moved, within one square two dice wide."""
+        if cv2.countNonZero(cv2.erode(moving, self._kernel)) >= self._start_px // 2:
+            return True
+        side = 2 * int(round(self._die / self._s)) + 1
+        near = float(cv2.boxFilter((moving > 0).astype(np.float32), -1, (side, side),
+                                   normalize=False).max())
+        return near >= max(self._start_px // 2, cv2.countNonZero(moving) / 3.0)
 
     # ----------------------------------------------------------------- throw
     def _throw(
