@@ -7,12 +7,13 @@ settles. The shift is measured, not guessed: on the background's strongest edges
 by (u, v) differs from the background by about -(u, v) . grad(background) (the brightness
 constancy of Lucas and Kanade), so a least-squares fit over those edges gives the shift, a few
 hundredths of a pixel exact for shifts under one pixel. Dice on an edge change it far more than
-a shift can: the points the first fit explains worst are left out of a second.
+a shift can: edge pixels changed past what a shift could do are left out, and so, after each
+fit, are the points it explains worst.
 
-``MountSteadier`` only measures while the table is idle; once the frames keep moving by more
-than ``loose_px`` (the median over the last measures), the mount is loose and every frame is
-moved back before the tracker compares it. A rigid mount never pays more than the idle
-measures (a sparse sample, every few frames).
+``MountSteadier`` only measures while the table is idle (``steady``); once the shift keeps
+changing by more than ``loose_px`` from one measure to the next (the median over the last
+measures), the mount is loose and every frame is moved back before the tracker compares it.
+A rigid mount pays only for the idle measures (one fit on every second idle frame).
 """
 
 from __future__ import annotations

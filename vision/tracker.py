@@ -104,10 +104,11 @@ class TrackerSettings:
         of a pixel from frame to frame, and every sharp edge of the felt is then motion on
         every frame: no throw settles. While idle the tracker measures each frame's shift
         against the background on its strongest edges (``vision.mount_steady``), and when
-        the median of the last measures is above this many pixels of the camera's image,
-        every frame is moved back before it is compared. A rigid camera measures at most
-        0.05 (the second renderer's clips, clean, noisy or compressed), a mount moving the
-        image by up to half a pixel 0.42-0.47. None: never measured.
+        that shift changes from one measure to the next by more than this many pixels of
+        the camera's image (the median of the last eight), every frame is moved back before
+        it is compared. A rigid camera's change is at most 0.014 (the second renderer's
+        clips, clean, dim, noisy or compressed), a mount moving the image by up to half a
+        pixel 0.33-0.93. None: never measured.
     :param hand_birth_margin: a blob larger than a few dice is a hand (or an arm, an object),
         not dice. No die is first seen within this many die edges of one (this frame or the
         last) nor touching the image's border: pieces of a hand (its edge at the border, its
