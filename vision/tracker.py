@@ -443,18 +443,30 @@ class ThrowTracker:
 
     def _a_thing_moves(self, moving: np.ndarray) -> bool:
         """The motion that would start a throw is a thing moving, not the camera's noise nor
-        the camera moving: a compressed stream's blocks flicker along the felt's sharp edges
-        a pixel here and there, and a trembling mount moves every edge of the felt at once
-        (thin lines of motion everywhere). A thing moving is a patch (half the pixels that
-        start a throw survive one erosion), or, for a die whose body is the felt's colour
-        (only its pips change the frame enough), gathered: half those pixels, and at least
-        a third of all that moved, within one square two dice wide."""
+        the camera moving: a patch (half the pixels that start a throw survive one erosion),
+        as a die, a hand, or dice picked up are; or, for a die whose body is the felt's colour
+        (only its pips change the frame enough: dots the erosion removes), gathered: half
+        those pixels, and at least a third of all that moved, within one square two dice
+        wide, counting only the motion off the felt's own sharp edges. A compressed stream's
+        blocks flicker a pixel here and there, most along those edges; a trembling mount
+        moves every edge at once in thin lines, which gather where two lines meet."""
         if cv2.countNonZero(cv2.erode(moving, self._kernel)) >= self._start_px // 2:
             return True
+        moving = cv2.bitwise_and(moving, self._off_felt_edges())
         side = 2 * int(round(self._die / self._s)) + 1
         near = float(cv2.boxFilter((moving > 0).astype(np.float32), -1, (side, side),
                                    normalize=False).max())
         return near >= max(self._start_px // 2, cv2.countNonZero(moving) / 3.0)
+
+    def _off_felt_edges(self) -> np.ndarray:
+        """255 away from the background's sharp edges: where its grey level changes by more
+        than 10 a work pixel (a shift of a pixel there changes B + G + R by the change bar),
+        grown by a pixel."""
+        grey = cv2.cvtColor(self._bg8, cv2.COLOR_BGR2GRAY)
+        gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+        edges = ((gx * gx + gy * gy) > (10.0 * 8.0) ** 2).astype(np.uint8) * 255  # Sobel: 8x
+        return cv2.bitwise_not(cv2.dilate(edges, self._kernel))
 
     # ----------------------------------------------------------------- throw
     def _throw(
