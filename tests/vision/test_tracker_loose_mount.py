@@ -120,3 +120,16 @@ def test_scattered_noise_does_not_start_a_throw_and_a_die_does():
     die[cy:cy + d, cx:cx + d] = 240
     tracker.feed(t + 0.05, die)
     assert tracker.state == THROW
+
+
+def test_a_trembling_mount_does_not_start_a_throw_on_an_empty_table():
+    """Before the mount is found loose (and with the steadying off), the felt's lines moving
+    by part of a pixel on every frame are thin lines of motion along the felt's own edges:
+    no thing moves, no throw begins."""
+    clip = SimClip.load(CLIPS / "01_both_hit")
+    t0, felt = clip.frames[0]
+    tracker = ThrowTracker(clip.calibration, settings=TrackerSettings(loose_mount_px=None))
+    tremble = loose_mount(0.5)
+    for k in range(30):
+        tracker.feed(t0 + k / 60, tremble(felt))
+        assert tracker.state == IDLE, k
