@@ -274,9 +274,12 @@ class _Barrel:
         return self.cx + xn * s * self.f, self.cy + yn * s * self.f
 
 
-def _barrel(name: str, k1: float) -> CameraLook:
+def _barrel(name: str, k1: float, lens_k1: float | str = 0.0) -> CameraLook:
+    """The look of ``_Barrel(k1)``; ``lens_k1``: the calibration's (a number, the owner's
+    measure of it; "measured": as ``tablectl calibrate --lens`` finds it on the clip's first
+    frame, from the felt's lines between the area's corners)."""
     lens = _Barrel(k1, (1280, 720))  # the clips' size
-    return CameraLook(name, image=lens.image, point=lens.point)
+    return CameraLook(name, image=lens.image, point=lens.point, lens_k1=lens_k1)
 
 
 def _light(gains):
@@ -312,6 +315,10 @@ CAMERA_LOOKS = [
     CameraLook("a loose mount, 0.5 px a frame", image=_jitter(0.5)),
     _barrel("a wide lens's barrel, k1 -0.1", -0.1),
     _barrel("a wide lens's barrel, k1 -0.2", -0.2),
+    _barrel("a wide lens's barrel, k1 -0.1, lens_k1 -0.1 given", -0.1, -0.1),
+    _barrel("a wide lens's barrel, k1 -0.2, lens_k1 -0.2 given", -0.2, -0.2),
+    _barrel("a wide lens's barrel, k1 -0.1, lens_k1 measured", -0.1, "measured"),
+    _barrel("a wide lens's barrel, k1 -0.2, lens_k1 measured", -0.2, "measured"),
 ]
 
 
@@ -327,6 +334,8 @@ def run_clips(folder: Path, verbose: bool, use_reader: bool, overrides: dict | N
     for clip in throw_clips(folder):
         if look is not None:
             clip = clip.shot_as(look)
+            if look.lens_k1 == "measured":
+                print(f"    {clip.name}: lens_k1 measured {clip.calibration.lens_k1:.4f}")
         frames = list(clip.frames())
         observations, took, cpu_took = track(clip.calibration, frames, reader, settings)
         elapsed += took
@@ -360,10 +369,14 @@ def run_clips(folder: Path, verbose: bool, use_reader: bool, overrides: dict | N
             "frames": frames_total, "render_s": 0.0}
 
 
-def report_looks(folder: Path, use_reader: bool, overrides: dict | None, verbose: bool) -> None:
-    """The clips through each of ``CAMERA_LOOKS``: a line per look."""
+def report_looks(folder: Path, use_reader: bool, overrides: dict | None, verbose: bool,
+                 only: str | None = None) -> None:
+    """The clips through each of ``CAMERA_LOOKS`` (``only``: those whose name holds it): a line
+    per look."""
     rows = []
     for look in CAMERA_LOOKS:
+        if only is not None and only not in look.name:
+            continue
         print(f"\n  {look.name}:")
         st = run_clips(folder, verbose, use_reader, overrides, look)["stats"]
         rows.append((look.name, st))
@@ -435,6 +448,9 @@ def main() -> int:
                     help="the second renderer's clips (the --clips folder, or the default) as "
                          "other cameras give them: 30 and 20 fps, smaller images, a webcam's "
                          "JPEG stream, sensor noise, a dim room, a warm lamp; a line per look")
+    ap.add_argument("--looks", default=None, metavar="TEXT",
+                    help="with --clips-looks: only the looks whose name holds TEXT, e.g. "
+                         "--looks barrel")
     ap.add_argument("--world", default=None, choices=WORLDS,
                     help="wide: 30/60/120 fps and a camera tilt of 0-15 degrees drawn per "
                          "throw (never tuned on; report it with its own seeds, e.g. 70000); "
@@ -474,7 +490,7 @@ def main() -> int:
     if args.clips_looks:
         folder = Path(args.clips or THROW_CLIPS)
         print(f"\nthe second renderer's clips in {folder}, as other cameras give them:")
-        report_looks(folder, not args.no_reader, overrides, args.verbose)
+        report_looks(folder, not args.no_reader, overrides, args.verbose, args.looks)
     for size, n in (((640, 480), args.throws), ((1280, 720), args.hd_throws)):
         if n <= 0:
             continue
