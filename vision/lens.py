@@ -240,9 +240,11 @@ def fit_k1(lines: Sequence[Sequence[Point]], size: Size) -> float:
     return float(min(max(k1, -LENS_K1_MAX), LENS_K1_MAX))
 
 
-def fit_k1_robust(lines: Sequence[Sequence[Point]], size: Size, passes: int = 2) -> float:
+def fit_k1_robust(lines: Sequence[Sequence[Point]], size: Size,
+                  passes: int = 2) -> tuple[float, list[np.ndarray]]:
     """``fit_k1``, then again without the points that lie farthest off their straightened line
-    (a die lying on a marked line, a glint): beyond 3 times the median distance and 1.5 px."""
+    (a die lying on a marked line, a glint): beyond 3 times the median distance and 1.5 px.
+    Returns ``k1`` and the lines' points kept."""
     arrays = [np.asarray(pts, np.float64).reshape(-1, 2) for pts in lines]
     k1 = fit_k1(arrays, size)
     for _ in range(passes):
@@ -258,7 +260,7 @@ def fit_k1_robust(lines: Sequence[Sequence[Point]], size: Size, passes: int = 2)
             kept.append(keep if len(keep) >= 3 else pts)
         arrays = kept
         k1 = fit_k1(arrays, size)
-    return k1
+    return k1, arrays
 
 
 def area_line_points(frame: np.ndarray, area: Sequence[Point], die_px: float,
@@ -322,7 +324,7 @@ def area_line_points(frame: np.ndarray, area: Sequence[Point], die_px: float,
 
 def measure_k1(frame: np.ndarray, cal: Calibration) -> tuple[float, list[np.ndarray]]:
     """``lens_k1`` measured on ``frame`` from the felt's marked lines along the area's sides
-    (``area_line_points``, then ``fit_k1_robust``), and the lines' points it used; raises
+    (``area_line_points``, then ``fit_k1_robust``), and the lines' points it kept; raises
     ``LensFitError`` when fewer than two sides show a line."""
     h, w = frame.shape[:2]
     lines = area_line_points(frame, cal.area, cal.die_px)
@@ -330,4 +332,4 @@ def measure_k1(frame: np.ndarray, cal: Calibration) -> tuple[float, list[np.ndar
         raise LensFitError(
             f"only {len(lines)} of the area's sides show a marked line on the frame: give "
             "points along 2 or more straight edges yourself (--lens-lines FILE)")
-    return fit_k1_robust(lines, (w, h)), lines
+    return fit_k1_robust(lines, (w, h))
