@@ -291,9 +291,10 @@ def area_line_points(frame: np.ndarray, area: Sequence[Point], die_px: float,
             px, py = x1 + t * (x2 - x1), y1 + t * (y2 - y1)
             xs = (px + offs * nx).astype(np.float32)[None, :]
             ys = (py + offs * ny).astype(np.float32)[None, :]
-            if xs.min() < 0 or ys.min() < 0 or xs.max() > w - 1 or ys.max() > h - 1:
+            if not (0 <= px <= w - 1 and 0 <= py <= h - 1):
                 continue
-            prof = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR)[0]
+            # off the frame the profile is flat (its border's pixel): no stripe there
+            prof = cv2.remap(gray, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[0]
             k = int(round(arm / 0.5))
             side = 0.5 * (np.roll(prof, k) + np.roll(prof, -k))
             ridge = prof - side
