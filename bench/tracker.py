@@ -1,7 +1,8 @@
 """Tracker benchmark: accuracy per die against the simulator's truth, and frames per second.
 
     .venv/bin/python bench/tracker.py [--throws 240] [--hd-throws 240] [--fps 60] [-v]
-    .venv/bin/python bench/tracker.py --throws 0 --hd-throws 0 --clips-looks
+    .venv/bin/python bench/tracker.py --throws 0 --hd-throws 0 --clips-looks [--looks barrel]
+    .venv/bin/python bench/tracker.py --world physical --seed 80000 --barrel -0.1 [--barrel-uncorrected]
 
 Simulates throws of every case (BOTH_HIT, ONE_HITS, NONE_HITS, OUT_OF_AREA, COCKED_WALL,
 COCKED_DIE in turn), renders their frames first, then times the whole pipeline (ThrowTracker with

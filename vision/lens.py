@@ -35,6 +35,11 @@ from vision.observation import ThrowObservation
 Point = tuple[float, float]
 Size = tuple[int, int]
 
+# ``Lens.maps`` made, by (k1, size, shrink): a tracker made anew (a new throw in a benchmark, the
+# table's camera reopened) does not make them again; a few lenses and sizes at most
+_MAPS: dict[tuple[float, Size, int], tuple[np.ndarray, np.ndarray]] = {}
+_MAPS_KEPT = 8
+
 
 class Lens:
     """The radial distortion ``k1`` of a camera (module docstring), for frames of any size."""
@@ -44,7 +49,6 @@ class Lens:
             raise CalibrationError(f"lens_k1 must lie in -{LENS_K1_MAX:g}..{LENS_K1_MAX:g}, "
                                    f"got {k1!r}")
         self.k1 = float(k1)
-        self._maps: dict[Size, tuple[np.ndarray, np.ndarray]] = {}
 
     # ------------------------------------------------------------------ radii
     @property
@@ -126,10 +130,10 @@ class Lens:
         """``cv2.remap``'s fixed-point maps for frames of ``size`` shrunk by the integer
         ``shrink`` (``cv2.INTER_AREA``: a pixel of the shrunk image covers ``shrink`` x
         ``shrink`` of the frame's): for each of its pixels, where the camera shows that point
-        (made once per size). Beyond a barrel's ``fold`` the model turns back: those pixels
-        take the fold's ring, along the same ray."""
-        key = (size, shrink)
-        m = self._maps.get(key)
+        (made once per lens and size). Beyond a barrel's ``fold`` the model turns back: those
+        pixels take the fold's ring, along the same ray."""
+        key = (self.k1, (int(size[0]), int(size[1])), int(shrink))
+        m = _MAPS.get(key)
         if m is None:
             w, h = size
             c = 0.5 * w
@@ -144,7 +148,9 @@ class Lens:
             mx = ((xn * s * c + c - half) / shrink).astype(np.float32)
             my = ((yn * s * c + 0.5 * h - half) / shrink).astype(np.float32)
             m = cv2.convertMaps(mx, my, cv2.CV_16SC2)
-            self._maps[key] = m
+            if len(_MAPS) >= _MAPS_KEPT:
+                _MAPS.pop(next(iter(_MAPS)))
+            _MAPS[key] = m
         return m
 
     def straighten(self, frame: np.ndarray, size: Size | None = None,
