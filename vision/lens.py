@@ -156,8 +156,11 @@ class Lens:
     def straighten(self, frame: np.ndarray, size: Size | None = None,
                    shrink: int = 1) -> np.ndarray:
         """The frame as a distortion-free lens would show it (same size; a new array).
-        ``size``, ``shrink``: ``frame`` is a frame of ``size`` shrunk by ``shrink``."""
+        ``size``, ``shrink``: ``frame`` is a frame of ``size`` shrunk by ``shrink`` (the lens's
+        centre and unit are the full frame's)."""
         if size is None:
+            if shrink != 1:
+                raise ValueError("straighten a shrunk frame with the full frame's size")
             size = (frame.shape[1], frame.shape[0])
         m1, m2 = self.maps(size, shrink)
         return cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
