@@ -112,3 +112,15 @@ def test_replay_through_a_wide_lens(tmp_path, capsys, with_key):
         assert rec["ruling"]["kind"] != "void"
     else:  # the straight line between the corners cuts the bowed front line
         assert front["left_area"] or not front["at_rest_in_area"]
+
+
+def test_calibrate_lens_on_a_straight_lens_says_it_may_be_left_out(tmp_path, capsys):
+    frame, cal = lined_felt(0.0)
+    image, toml = tmp_path / "frame.png", tmp_path / "table.toml"
+    cv2.imwrite(str(image), frame)
+    toml.write_text(cal.to_toml())
+    main(["calibrate", "--image", str(image), "--calibration", str(toml), "--lens",
+          "--out", str(tmp_path / "pic.png")])
+    printed = capsys.readouterr().out
+    assert abs(float(LENS_LINE.search(printed).group(1))) < 0.01
+    assert "lens_k1 may be left out" in printed and "lens_k1 = -0 " not in printed

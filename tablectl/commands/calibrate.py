@@ -89,11 +89,12 @@ def measure_lens(args, cal, frame) -> tuple[object, list, str]:
         lines = _lines_file(args.lens_lines)
         k1, lines = fit_k1_robust(lines, (w, h))
         how = f"from {len(lines)} lines in {args.lens_lines}"
-    k1 = round(k1, 3)
+    k1 = round(k1, 3) + 0.0  # never "-0"
     before, after = line_rms(lines, 0.0, (w, h)), line_rms(lines, k1, (w, h))
+    advice = ("under 0.02 either way the lens barely bends the table: lens_k1 may be left out"
+              if abs(k1) < 0.02 else "put this line in the [calibration] table")
     line = (f"lens_k1 = {k1:g}   ({how}, {sum(len(x) for x in lines)} points: {before:.1f} px "
-            f"RMS from straight as shot, {after:.1f} px once straightened; put this line in the "
-            "[calibration] table)")
+            f"RMS from straight as shot, {after:.1f} px once straightened; {advice})")
     return replace(cal, lens_k1=k1), lines, line
 
 
