@@ -124,3 +124,15 @@ def test_calibrate_lens_on_a_straight_lens_says_it_may_be_left_out(tmp_path, cap
     printed = capsys.readouterr().out
     assert abs(float(LENS_LINE.search(printed).group(1))) < 0.01
     assert "lens_k1 may be left out" in printed and "lens_k1 = -0 " not in printed
+
+
+def test_replay_refuses_a_corner_the_lens_k1_cannot_show(tmp_path, capsys):
+    folder = tmp_path / "throw"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "f0000.png"), np.zeros((480, 640, 3), np.uint8))
+    cal = Calibration(((10.0, 10.0), (630.0, 10.0), (630.0, 470.0), (10.0, 470.0)),
+                      ((10.0, 10.0), (630.0, 10.0)), 40, -0.4)  # shows nothing past 0.61
+    (folder / "calibration.toml").write_text(cal.to_toml())
+    assert main(["replay", str(folder), "--json", "--no-reader"]) == 2
+    err = capsys.readouterr().err
+    assert "the point (10, 10) of the 640x480 image" in err and "lens_k1 = -0.4" in err
