@@ -12,7 +12,7 @@ import pytest
 
 from tablectl.rulings import rule_throw
 from tests.vision.test_tracker import TruthReader
-from tests.vision.tracker_synth import CAL, SynthDie, background, throw
+from tests.vision.tracker_synth import CAL, WALL_Y, SynthDie, background, throw
 from vision.calibration import Calibration, CalibrationError
 from vision.lens import Lens, LensFitError, fit_k1, fit_k1_robust, line_rms, measure_k1
 from vision.tracker import ThrowTracker
@@ -196,18 +196,28 @@ def test_a_throw_through_a_wide_lens_is_misjudged_without_lens_k1_and_right_with
         assert got.hit_wall == truth.hit_wall
 
 
-def test_a_wall_hit_through_a_wide_lens_is_seen_with_lens_k1():
-    dice = [SynthDie(250.0, 380.0, 60.0, -900.0, value=4, spin=500.0),
-            SynthDie(400.0, 380.0, -40.0, -300.0, value=6, spin=300.0)]
+def test_a_die_short_of_the_wall_through_a_wide_lens_is_not_taken_to_hit_it():
+    """The barrel bows the wall's foot up at its middle, above the straight line between its
+    ends: a die stopping a quarter die short of the wall there lies across that line."""
+    dice = [SynthDie(330.0, 380.0, 0.0, -600.0, value=4, spin=300.0),
+            SynthDie(200.0, 380.0, 40.0, -900.0, value=6, spin=400.0)]
     frames, truth = throw(dice, seed=5)
-    maps = barrel_maps(K1, SIZE)
-    bent = [(t, through_lens(img, maps)) for t, img in frames]
+    assert [d.hit_wall for d in truth] == [False, True] and truth[0].y - 20 - WALL_Y > 8
+    bent = [(t, through_lens(img, barrel_maps(K1, SIZE))) for t, img in frames]
+
+    def short_die(obs):
+        rest = shown((truth[0].x, truth[0].y))
+        return min(obs.dice, key=lambda o: math.dist(o.center, rest))
+
+    without = judge(bent, cal_as_shown(CAL), truth)
+    assert short_die(without).hit_wall  # misjudged: across the straight wall line
     obs = judge(bent, cal_as_shown(CAL, lens_k1=K1), truth)
     for d in truth:
         rest = shown((d.x, d.y))
         got = min(obs.dice, key=lambda o: math.dist(o.center, rest))
         assert got.hit_wall == d.hit_wall
         assert got.at_rest_in_area and not got.left_area
+    assert rule_throw(obs).kind == "warning"  # one die hit the wall (R-I3)
 
 
 # ---------------------------------------------------------------------- measuring lens_k1
