@@ -11,8 +11,8 @@ The ``[calibration]`` table of DESIGN.md::
 ``lens_k1`` (default 0: the image is taken as it comes) is the lens's radial distortion: a point
 that a distortion-free lens would show r from the image's centre ``(width / 2, height / 2)``,
 r measured in half the image's width, is shown at ``r (1 + lens_k1 r^2)``. A wide lens's barrel
-is negative (a webcam's wide lens: about -0.05 to -0.3); ``tablectl calibrate --lens`` measures
-it. The area and the back wall are still given as the owner sees them on the camera's image.
+is negative (the benches model wide webcam lenses at -0.1 and -0.2); ``tablectl calibrate
+--lens`` measures it. The area and the back wall are still given as the owner sees them on the camera's image.
 Being in half widths, it is the same at every resolution of the same camera.
 """
 
@@ -65,8 +65,8 @@ class Calibration:
         if abs(k1) > LENS_K1_MAX:
             raise CalibrationError(
                 f"lens_k1 = {k1:g} is beyond what the table straightens ({-LENS_K1_MAX:g} to "
-                f"{LENS_K1_MAX:g}; a wide lens's barrel is about -0.05 to -0.3, in half the "
-                "image's width): check the value (measure it with `tablectl calibrate --image "
+                f"{LENS_K1_MAX:g}, in half the image's width; a wide lens's barrel is a few "
+                "tenths at most): check the value (measure it with `tablectl calibrate --image "
                 "FRAME --lens`), or use a less wide lens (docs/hardware.md)")
 
     @classmethod
