@@ -348,6 +348,9 @@ CAMERA_LOOKS = [
     _barrel("a wide lens's barrel, k1 -0.2, lens_k1 -0.2 given", -0.2, -0.2),
     _barrel("a wide lens's barrel, k1 -0.1, lens_k1 measured", -0.1, "measured"),
     _barrel("a wide lens's barrel, k1 -0.2, lens_k1 measured", -0.2, "measured"),
+    # an owner's lens_k1 a quarter off either way
+    _barrel("a wide lens's barrel, k1 -0.2, lens_k1 -0.15 given", -0.2, -0.15),
+    _barrel("a wide lens's barrel, k1 -0.2, lens_k1 -0.25 given", -0.2, -0.25),
 ]
 
 
