@@ -1,7 +1,8 @@
 """Tracker benchmark: accuracy per die against the simulator's truth, and frames per second.
 
     .venv/bin/python bench/tracker.py [--throws 240] [--hd-throws 240] [--fps 60] [-v]
-    .venv/bin/python bench/tracker.py --throws 0 --hd-throws 0 --clips-looks
+    .venv/bin/python bench/tracker.py --throws 0 --hd-throws 0 --clips-looks [--looks barrel]
+    .venv/bin/python bench/tracker.py --world physical --seed 80000 --barrel -0.1 [--barrel-uncorrected]
 
 Simulates throws of every case (BOTH_HIT, ONE_HITS, NONE_HITS, OUT_OF_AREA, COCKED_WALL,
 COCKED_DIE in turn), renders their frames first, then times the whole pipeline (ThrowTracker with
@@ -153,8 +154,12 @@ def run(
     geometric_cocked: bool = True,
     overrides: dict | None = None,
     world: str | None = None,
+    barrel: float | None = None,
+    lens_k1_given: bool = True,
 ) -> dict:
-    """Simulated throws of every case in turn (``world``: see ``world_of``)."""
+    """Simulated throws of every case in turn (``world``: see ``world_of``; ``barrel``: each
+    frame through ``_Barrel(barrel)``, the calibration's and the truth's points moved alike,
+    and the calibration's ``lens_k1`` = ``barrel`` when ``lens_k1_given``)."""
     from vision.simulator import simulate_throw
 
     settings = make_settings(overrides, geometric_cocked)
@@ -171,16 +176,20 @@ def run(
         try:
             clip = simulate_throw(seed=seed, scenario=case, size=size, **world_of(world, seed, fps))
             frames = list(clip.frames)  # render before timing the pipeline
+            calibration, truth = clip.calibration, clip.truth
+            if barrel is not None:
+                calibration, truth, frames = _through_barrel(
+                    barrel, size, calibration, truth, frames, lens_k1_given)
         except Exception as exc:  # noqa: BLE001 - the simulator's fault, not the tracker's
             stats["sim_failed"] += 1
             failures.append(f"{case} seed {seed}: simulator failed: {exc}")
             continue
         render_s += time.perf_counter() - t0
-        observations, took, cpu_took = track(clip.calibration, frames, reader, settings)
+        observations, took, cpu_took = track(calibration, frames, reader, settings)
         elapsed += took
         cpu += cpu_took
         frames_total += len(frames)
-        score_throw(stats, failures, f"{case} seed {seed}", clip.truth, observations)
+        score_throw(stats, failures, f"{case} seed {seed}", truth, observations)
     if verbose:
         for f in failures:
             print("   ", f)
@@ -274,9 +283,32 @@ class _Barrel:
         return self.cx + xn * s * self.f, self.cy + yn * s * self.f
 
 
-def _barrel(name: str, k1: float) -> CameraLook:
+def _through_barrel(k1: float, size, calibration, truth: dict, frames: list,
+                    lens_k1_given: bool):
+    """A simulated throw as a wide lens ``_Barrel(k1)`` shows it: its frames, calibration and
+    truth's points; the calibration's ``lens_k1`` = ``k1`` when ``lens_k1_given``."""
+    from dataclasses import replace
+
+    lens = _Barrel(k1, size)
+
+    def moved(p):
+        return None if p is None else list(lens.point(float(p[0]), float(p[1])))
+
+    cal = replace(calibration, area=tuple(tuple(moved(p)) for p in calibration.area),
+                  back_wall=tuple(tuple(moved(p)) for p in calibration.back_wall),
+                  lens_k1=k1 if lens_k1_given else 0.0)
+    dice = [{**d, "rest_center": moved(d.get("rest_center")),
+             "track": [moved(p) for p in d.get("track", [])]} for d in truth["dice"]]
+    return cal, {**truth, "dice": dice}, [(t, lens.image(img, k)) for k, (t, img)
+                                          in enumerate(frames)]
+
+
+def _barrel(name: str, k1: float, lens_k1: float | str = 0.0) -> CameraLook:
+    """The look of ``_Barrel(k1)``; ``lens_k1``: the calibration's (a number, the owner's
+    measure of it; "measured": as ``tablectl calibrate --lens`` finds it on the clip's first
+    frame, from the felt's lines between the area's corners)."""
     lens = _Barrel(k1, (1280, 720))  # the clips' size
-    return CameraLook(name, image=lens.image, point=lens.point)
+    return CameraLook(name, image=lens.image, point=lens.point, lens_k1=lens_k1)
 
 
 def _light(gains):
@@ -312,6 +344,13 @@ CAMERA_LOOKS = [
     CameraLook("a loose mount, 0.5 px a frame", image=_jitter(0.5)),
     _barrel("a wide lens's barrel, k1 -0.1", -0.1),
     _barrel("a wide lens's barrel, k1 -0.2", -0.2),
+    _barrel("a wide lens's barrel, k1 -0.1, lens_k1 -0.1 given", -0.1, -0.1),
+    _barrel("a wide lens's barrel, k1 -0.2, lens_k1 -0.2 given", -0.2, -0.2),
+    _barrel("a wide lens's barrel, k1 -0.1, lens_k1 measured", -0.1, "measured"),
+    _barrel("a wide lens's barrel, k1 -0.2, lens_k1 measured", -0.2, "measured"),
+    # an owner's lens_k1 a quarter off either way
+    _barrel("a wide lens's barrel, k1 -0.2, lens_k1 -0.15 given", -0.2, -0.15),
+    _barrel("a wide lens's barrel, k1 -0.2, lens_k1 -0.25 given", -0.2, -0.25),
 ]
 
 
@@ -327,6 +366,8 @@ def run_clips(folder: Path, verbose: bool, use_reader: bool, overrides: dict | N
     for clip in throw_clips(folder):
         if look is not None:
             clip = clip.shot_as(look)
+            if look.lens_k1 == "measured":
+                print(f"    {clip.name}: lens_k1 measured {clip.calibration.lens_k1:.4f}")
         frames = list(clip.frames())
         observations, took, cpu_took = track(clip.calibration, frames, reader, settings)
         elapsed += took
@@ -360,10 +401,14 @@ def run_clips(folder: Path, verbose: bool, use_reader: bool, overrides: dict | N
             "frames": frames_total, "render_s": 0.0}
 
 
-def report_looks(folder: Path, use_reader: bool, overrides: dict | None, verbose: bool) -> None:
-    """The clips through each of ``CAMERA_LOOKS``: a line per look."""
+def report_looks(folder: Path, use_reader: bool, overrides: dict | None, verbose: bool,
+                 only: str | None = None) -> None:
+    """The clips through each of ``CAMERA_LOOKS`` (``only``: those whose name holds it): a line
+    per look."""
     rows = []
     for look in CAMERA_LOOKS:
+        if only is not None and only not in look.name:
+            continue
         print(f"\n  {look.name}:")
         st = run_clips(folder, verbose, use_reader, overrides, look)["stats"]
         rows.append((look.name, st))
@@ -435,6 +480,14 @@ def main() -> int:
                     help="the second renderer's clips (the --clips folder, or the default) as "
                          "other cameras give them: 30 and 20 fps, smaller images, a webcam's "
                          "JPEG stream, sensor noise, a dim room, a warm lamp; a line per look")
+    ap.add_argument("--looks", default=None, metavar="TEXT",
+                    help="with --clips-looks: only the looks whose name holds TEXT, e.g. "
+                         "--looks barrel")
+    ap.add_argument("--barrel", type=float, default=None, metavar="K1",
+                    help="the simulated throws as a wide lens shows them (_Barrel(K1): frames, "
+                         "calibration and truth), with lens_k1 = K1 in the calibration")
+    ap.add_argument("--barrel-uncorrected", action="store_true",
+                    help="with --barrel: lens_k1 left out of the calibration (as before it)")
     ap.add_argument("--world", default=None, choices=WORLDS,
                     help="wide: 30/60/120 fps and a camera tilt of 0-15 degrees drawn per "
                          "throw (never tuned on; report it with its own seeds, e.g. 70000); "
@@ -474,14 +527,19 @@ def main() -> int:
     if args.clips_looks:
         folder = Path(args.clips or THROW_CLIPS)
         print(f"\nthe second renderer's clips in {folder}, as other cameras give them:")
-        report_looks(folder, not args.no_reader, overrides, args.verbose)
+        report_looks(folder, not args.no_reader, overrides, args.verbose, args.looks)
     for size, n in (((640, 480), args.throws), ((1280, 720), args.hd_throws)):
         if n <= 0:
             continue
         r = run(size, n, args.fps, args.seed, args.verbose, not args.no_reader,
-                args.geometric_cocked, overrides, args.world)
+                args.geometric_cocked, overrides, args.world, args.barrel,
+                not args.barrel_uncorrected)
         name = f"{size[0]}x{size[1]}"
-        report(name + (f" ({args.world})" if args.world else ""), r, targets[name])
+        lens = "" if args.barrel is None else (
+            f", barrel k1 {args.barrel:g}"
+            + (", lens_k1 not given" if args.barrel_uncorrected else ", lens_k1 given"))
+        report(name + (f" ({args.world}{lens})" if args.world or lens else ""), r,
+               targets[name])
     return 0
 
 

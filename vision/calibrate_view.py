@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration
+from vision.calibration import Calibration, CalibrationError
 from vision.observation import ThrowObservation
 
 AREA_COLOUR = (0, 220, 255)  # yellow
@@ -25,15 +25,45 @@ def _die_square(centre, die_px: float, angle_deg: float = 0.0) -> np.ndarray:
     return cv2.boxPoints(box).round().astype(np.int32)
 
 
+def _as_lens_shows(points, cal: Calibration, size: tuple[int, int], closed: bool) -> np.ndarray:
+    """The polyline through ``points`` (image points) as the camera shows straight lines
+    between them: with ``lens_k1``, each side bowed as the lens bows it (a point the lens
+    cannot straighten: the straight side)."""
+    pts = [tuple(p) for p in points]
+    if cal.lens_k1:
+        from vision.lens import Lens
+
+        lens = Lens(cal.lens_k1)
+        try:
+            flat = [lens.straight(p, size) for p in pts]
+        except CalibrationError:
+            flat = None
+        if flat is not None:
+            sides = len(flat) if closed else len(flat) - 1
+            out = []
+            for i in range(sides):
+                (ax, ay), (bx, by) = flat[i], flat[(i + 1) % len(flat)]
+                out += [lens.raw((ax + t * (bx - ax), ay + t * (by - ay)), size)
+                        for t in np.linspace(0.0, 1.0, 33)[:-1]]
+            if not closed:
+                out.append(pts[-1])
+            pts = out
+    return np.array([_pt(p) for p in pts], np.int32)
+
+
 def draw_calibration(frame: np.ndarray, cal: Calibration) -> np.ndarray:
     """The frame with the area (yellow), the back wall (red) and die-sized squares (blue) drawn:
-    one in the middle of the area, one touching the middle of the wall."""
+    one in the middle of the area, one touching the middle of the wall. With ``lens_k1`` the
+    area's sides and the wall are drawn bowed as the lens shows straight lines: they should
+    lie on the felt's lines and the wall's edge."""
     img = frame.copy()
+    size = (img.shape[1], img.shape[0])
     th = max(1, int(round(min(img.shape[:2]) / 300)))
-    poly = np.array([_pt(p) for p in cal.area], np.int32)
+    poly = _as_lens_shows(cal.area, cal, size, closed=True)
     cv2.polylines(img, [poly], True, AREA_COLOUR, th, cv2.LINE_AA)
     (x1, y1), (x2, y2) = cal.back_wall
-    cv2.line(img, _pt((x1, y1)), _pt((x2, y2)), WALL_COLOUR, 2 * th, cv2.LINE_AA)
+    cv2.polylines(img, [_as_lens_shows(cal.back_wall, cal, size, closed=False)], False,
+                  WALL_COLOUR, 2 * th, cv2.LINE_AA)
     cx = sum(p[0] for p in cal.area) / len(cal.area)
     cy = sum(p[1] for p in cal.area) / len(cal.area)
     cv2.polylines(img, [_die_square((cx, cy), cal.die_px)], True, DIE_COLOUR, th, cv2.LINE_AA)
@@ -176,6 +206,13 @@ def fit_warnings(frame: np.ndarray, cal: Calibration) -> list[str]:
                 "the wall should run along the area's far edge"
             )
             break
+    if cal.lens_k1:
+        from vision.lens import Lens
+
+        try:
+            Lens(cal.lens_k1).straight_calibration(cal, (w, h))
+        except CalibrationError as exc:
+            out.append(str(exc))
     if cal.die_px > min(w, h) / 3 or cal.die_px < 6:
         out.append(f"die_px {cal.die_px:g} is implausible for a {w}x{h} frame")
     sizes = seen_die_sizes(frame, cal)

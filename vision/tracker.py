@@ -34,6 +34,11 @@ Per die, the tracker coordinates the other ideas of ``vision``:
   frame, against the felt as it was before the throw.
 - ``vision.cocked_cues``: ``cocked``: the reader's flag, or (``CockedSettings.geometric_cocked``)
   the top face's foreshortening, the wall cue and the pair cue (docs/replay.md).
+- ``vision.lens``: with the calibration's ``lens_k1`` (a wide lens's barrel), every idea above
+  works on the frames straightened (the work copy each frame; the full frame only where it is
+  read: the felt before the throw and the rest frame), with the calibration's points moved
+  there; the observation's points are given back on the camera's image. ``lens_k1`` = 0: the
+  frames as they come, nothing paid.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ from vision.camera_view import CameraView, CameraViewError
 from vision.cocked_cues import CockedSettings, Reader, judge_cocked
 from vision.die_silhouette import RestSilhouettes, changed_pixels, felt_in_shadow
 from vision.die_track import DieTrack, swapped_bend
+from vision.lens import Lens
 from vision.mount_steady import MountSteadier
 from vision.observation import DieObservation, ThrowObservation
 from vision.shooter_hand import hand_near, hand_zone, near_hand, touches_border
@@ -184,7 +190,11 @@ class ThrowTracker:
         settings: TrackerSettings | None = None,
         annotate: bool = True,
     ) -> None:
+        # the calibration as given (points on the camera's image); ``calibration``: as the
+        # frames the tracker works on show it (straightened, with ``lens_k1``, at the first frame)
+        self.camera_calibration = calibration
         self.calibration = calibration
+        self._lens = Lens(calibration.lens_k1) if calibration.lens_k1 else None
         self.reader = reader
         self.settings = settings or TrackerSettings()
         self.annotate = annotate
@@ -240,6 +250,9 @@ class ThrowTracker:
             raise ValueError(f"scale {s} does not divide the frame size {w}x{h}")
         self._s = s
         self._size = (w, h)
+        if self._lens is not None:  # the area and the wall where the straightened frame shows them
+            self.calibration = self._lens.straight_calibration(self.camera_calibration, (w, h))
+            self.geometry = TableGeometry(self.calibration, self.settings.wall)
         self._wsize = (w // s, h // s)
         die_w = self._die / s
         self._die_area = die_w * die_w
@@ -283,9 +296,15 @@ class ThrowTracker:
 
     def _work(self, frame: np.ndarray) -> np.ndarray:
         s = self._s
-        if s == 1:
-            return frame
-        return cv2.resize(frame, self._wsize, interpolation=cv2.INTER_AREA)
+        work = frame if s == 1 else cv2.resize(frame, self._wsize, interpolation=cv2.INTER_AREA)
+        if self._lens is not None:
+            work = self._lens.straighten(work, self._size, s)
+        return work
+
+    def _full(self, frame: np.ndarray) -> np.ndarray:
+        """The full-resolution frame the tracker reads: straightened with a lens (a new
+        array), else ``frame`` itself."""
+        return frame if self._lens is None else self._lens.straighten(frame)
 
     def _at_felt_exposure(self, work: np.ndarray) -> np.ndarray:
         """The work frame at the background's exposure: divided by its gain where that moved
@@ -393,7 +412,7 @@ class ThrowTracker:
             self._idle(work, motion, timestamp)
             if self.state == THROW:  # the frame before the motion: the felt as it was
                 last = self._prev_image if self._prev_image is not None else frame
-                self._start_image = last.copy()
+                self._start_image = last.copy() if self._lens is None else self._full(last)
             self._prev_image = frame
             return None
         self._prev_image = frame
@@ -1137,6 +1156,7 @@ class ThrowTracker:
         """The observation of the throw, on ``frame`` (its work-res copy ``work``, taken at
         time ``t``, frame ``index``: by default the current one; an earlier rest frame when a
         hand came to the dice before they were read)."""
+        frame = self._full(frame)
         if index is None:
             index = self.frame_index
         else:  # what the tracks saw after the rest frame is the hand's doing
@@ -1243,6 +1263,8 @@ class ThrowTracker:
             from vision.calibrate_view import draw_observation
 
             obs.snapshot = draw_observation(frame, self.calibration, obs)
+        if self._lens is not None:  # the dice's points on the camera's image, as it was given
+            self._lens.raw_observation(obs, self._size)
         self.state = IDLE
         self._rest_dice = [tr.last for tr in found]
         self._idle_mask = None

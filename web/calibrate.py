@@ -56,6 +56,22 @@ def rewrite_calibration(text: str, values: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+def _with_file_lens(cal, text: str):
+    """``cal`` with the ``lens_k1`` of the file's ``[calibration]`` (a wide lens's barrel,
+    measured with ``tablectl calibrate --lens``; the phone's taps leave it as it is): the
+    picture and the warnings see the area as the table will. A file without one (or with one
+    the table would refuse): ``cal`` as it is."""
+    from dataclasses import replace
+
+    from vision.calibration import CalibrationError
+
+    try:
+        k1 = tomllib.loads(text).get("calibration", {}).get("lens_k1", 0.0)
+        return replace(cal, lens_k1=k1) if k1 else cal
+    except (tomllib.TOMLDecodeError, CalibrationError, AttributeError):
+        return cal
+
+
 class Calibrator:
     """What the calibration screen needs from the table's owner.
 
@@ -112,6 +128,7 @@ class Calibrator:
         except FileNotFoundError:
             text = ""
         new = rewrite_calibration(text, values)
+        cal = _with_file_lens(cal, text)  # the file's lens_k1 (kept there) for the picture
         tomllib.loads(new)  # never write a file the table cannot read
         tmp = self.config_path.with_suffix(self.config_path.suffix + ".tmp")
         tmp.write_text(new, encoding="utf-8")

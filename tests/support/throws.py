@@ -90,6 +90,9 @@ class CameraLook:
     # where the look's image shows a point of the scaled image (a lens that bends it), for
     # the calibration and the truth; None: where it was
     point: Callable[[float, float], tuple[float, float]] | None = None
+    # the calibration's lens_k1 (the owner's measure of the look's lens; 0: none given), or
+    # "measured": as ``tablectl calibrate --lens`` measures it on the clip's first frame
+    lens_k1: float | str = 0.0
 
     def moved(self, p) -> list[float] | None:
         """Point ``p`` (x, y of the clip as shot, or None) where this look shows it."""
@@ -123,8 +126,16 @@ class ThrowClip:
                                   cal.die_px * look.scale)
         dice = [{**d, "rest_center": look.moved(d["rest_center"]),
                  "track": [look.moved(p) for p in d["track"]]} for d in self.truth["dice"]]
-        return replace(self, calibration=calibration, truth={**self.truth, "dice": dice},
+        clip = replace(self, calibration=calibration, truth={**self.truth, "dice": dice},
                        look=look)
+        k1 = look.lens_k1
+        if k1 == "measured":
+            from vision.lens import measure_k1
+
+            k1, _ = measure_k1(next(iter(clip.frames()))[1], calibration)
+        if k1:
+            clip.calibration = replace(calibration, lens_k1=float(k1))
+        return clip
 
     def frames(self):
         """(timestamp, BGR frame) for every frame of the video (through ``look``: every

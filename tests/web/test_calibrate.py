@@ -89,3 +89,27 @@ def test_no_calibration_screen_without_a_camera(operator):
     assert operator.post("/api/calibration", {"area": [], "back_wall": [], "die_px": 1}
                          ).status_code == 404
     assert operator.client.get("/operator/calibrate").status_code == 404
+
+
+def test_the_phone_keeps_the_lens_k1_of_the_file_and_draws_with_it(tmp_path, frame):
+    """A wide lens's barrel measured with `tablectl calibrate --lens` stays in the file when the
+    operator taps new corners, and the picture shows the area bowed as the table will see it."""
+    import cv2
+    import numpy as np
+
+    from vision.calibrate_view import draw_calibration
+
+    image, truth = frame
+    config = tmp_path / "table.toml"
+    config.write_text(TOML.replace("die_px = 40  # roughly", "die_px = 40  # roughly\nlens_k1 = -0.1"))
+    calibrator = Calibrator(lambda: image, config)
+    calibrator.fresh_frame_png()
+    calibrator.apply(truth.to_dict())
+    written = Calibration.load(config)
+    assert written.lens_k1 == -0.1
+    picture = cv2.imdecode(np.frombuffer(calibrator.picture, np.uint8), cv2.IMREAD_COLOR)
+    from dataclasses import replace
+
+    bowed = draw_calibration(image, replace(written, lens_k1=-0.1))
+    straight = draw_calibration(image, replace(written, lens_k1=0.0))
+    assert np.array_equal(picture, bowed) and not np.array_equal(picture, straight)
