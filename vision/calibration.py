@@ -34,6 +34,17 @@ class CalibrationError(ValueError):
     """A calibration file or table that is missing, malformed or inconsistent."""
 
 
+def read_toml(path: Path, error: type[Exception] = ValueError, what: str = "") -> dict:
+    """The TOML file at ``path`` as a dict; a file that cannot be read or is not TOML raises
+    ``error`` saying which and why (``what``: how to name the file, e.g. "calibration file ")."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise error(f"cannot read {what}{path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{path} is not valid TOML: {exc}") from None
+
+
 @dataclass(frozen=True)
 class Calibration:
     """Where the table lies in the image.
@@ -98,12 +109,7 @@ class Calibration:
     def load(cls, path: str | Path) -> Calibration:
         """Read the ``[calibration]`` table of a TOML file."""
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise CalibrationError(f"cannot read calibration file {path}: {exc.strerror}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise CalibrationError(f"{path} is not valid TOML: {exc}") from None
+        data = read_toml(path, CalibrationError, "calibration file ")
         if "calibration" not in data:
             raise CalibrationError(f"{path} has no [calibration] table")
         return cls.from_mapping(data["calibration"], source=str(path))

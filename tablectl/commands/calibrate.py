@@ -58,15 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _lines_file(path: Path) -> list:
     """The ``lines`` of a ``--lens-lines`` file; raises ValueError saying what is wrong."""
-    import tomllib
+    from vision.calibration import read_toml
 
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path} is not valid TOML: {exc}") from None
-    lines = data.get("lines")
+    lines = read_toml(path).get("lines")
     try:
         return [[(float(x), float(y)) for x, y in line] for line in lines]
     except (TypeError, ValueError):
