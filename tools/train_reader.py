@@ -101,6 +101,22 @@ Other options tried that way (tools/reader_runs.json has the figures): ``--arch 
 ``--hard`` (both ship, as second opinions), ``--arch grid-slim``, ``--wide-jitter``,
 ``--recolour-contrast``, ``--crop-px 56``.
 
+A webcam's MJPEG stream (``--webcam SHARE``, off by default): that share of the crops is cut
+from the frame as the stream gives it, JPEG at quality 30-85 (``--webcam-quality LO HI``) with
+its colour at a quarter of the pixels (4:2:0), encoded at the die's own size on its
+neighbourhood cut on the frame's 16-px grid (the very blocks of the whole frame's JPEG), at
+``--webcam-noise`` of them with a sensor's noise before it (``webcam_frame``). The shipped three
+fine-tuned with it (docs/reader-training.md, "Training on a webcam's stream"; not shipped)::
+
+    C="--parts train,tune --epochs 3 --per-die 6 --sim 150 --throws 300 \
+       --set-weight nell-byler=3 --mild 0.6 --ema 0.998 --threads 1 --webcam 0.5"
+    $T tools/train_reader.py cls --arch grid --warm-from vision/models/dice_cls.onnx \
+        --lr 3.5e-4 --sim-seed 131 $C --out $O/cls_w2a.onnx
+    $T tools/train_reader.py cls --arch grid-norm --warm-from vision/models/dice_cls_2.onnx \
+        --lr 5e-4 --sim-seed 141 $C --out $O/cls_w2b.onnx
+    $T tools/train_reader.py cls --arch grid --warm-from vision/models/dice_cls_3.onnx \
+        --hard 4 --lr 3.5e-4 --sim-seed 151 $C --out $O/cls_w2c.onnx
+
 The classifiers are exported through ``for_cv2`` (the same function in a layout cv2.dnn runs
 faster); ``export-cls`` re-exports a run's saved weights that way.
 
