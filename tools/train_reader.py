@@ -109,7 +109,8 @@ neighbourhood cut on the frame's 16-px grid (the very blocks of the whole frame'
 fine-tuned with it (docs/reader-training.md, "Training on a webcam's stream"; not shipped: JPEG
 q40 reads 0-4 more of the 20 dice it costs, and each candidate reads fewer held-out dice as
 photographed or misreads more under ``--stress``; w3 is the same with ``--webcam 0.7
---webcam-quality 30 70 --kind-weight nell-byler/0=2``)::
+--webcam-quality 30 70 --kind-weight nell-byler/0=2``; w4: the two second opinions alone with
+``--webcam 0.3 --webcam-quality 30 60 --sim-seed 161 / 171``)::
 
     C="--parts train,tune --epochs 3 --per-die 6 --sim 150 --throws 300 \
        --set-weight nell-byler=3 --mild 0.6 --ema 0.998 --threads 1 --webcam 0.5"
