@@ -101,6 +101,26 @@ Other options tried that way (tools/reader_runs.json has the figures): ``--arch 
 ``--hard`` (both ship, as second opinions), ``--arch grid-slim``, ``--wide-jitter``,
 ``--recolour-contrast``, ``--crop-px 56``.
 
+A webcam's MJPEG stream (``--webcam SHARE``, off by default): that share of the crops is cut
+from the frame as the stream gives it, JPEG at quality 30-85 (``--webcam-quality LO HI``) with
+its colour at a quarter of the pixels (4:2:0), encoded at the die's own size on its
+neighbourhood cut on the frame's 16-px grid (the very blocks of the whole frame's JPEG), at
+``--webcam-noise`` of them with a sensor's noise before it (``webcam_frame``). The shipped three
+fine-tuned with it (docs/reader-training.md, "Training on a webcam's stream"; not shipped: JPEG
+q40 reads 0-4 more of the 20 dice it costs, and each candidate reads fewer held-out dice as
+photographed or misreads more under ``--stress``; w3 is the same with ``--webcam 0.7
+--webcam-quality 30 70 --kind-weight nell-byler/0=2``; w4: the two second opinions alone with
+``--webcam 0.3 --webcam-quality 30 60 --sim-seed 161 / 171``)::
+
+    C="--parts train,tune --epochs 3 --per-die 6 --sim 150 --throws 300 \
+       --set-weight nell-byler=3 --mild 0.6 --ema 0.998 --threads 1 --webcam 0.5"
+    $T tools/train_reader.py cls --arch grid --warm-from vision/models/dice_cls.onnx \
+        --lr 3.5e-4 --sim-seed 131 $C --out $O/cls_w2a.onnx
+    $T tools/train_reader.py cls --arch grid-norm --warm-from vision/models/dice_cls_2.onnx \
+        --lr 5e-4 --sim-seed 141 $C --out $O/cls_w2b.onnx
+    $T tools/train_reader.py cls --arch grid --warm-from vision/models/dice_cls_3.onnx \
+        --hard 4 --lr 3.5e-4 --sim-seed 151 $C --out $O/cls_w2c.onnx
+
 The classifiers are exported through ``for_cv2`` (the same function in a layout cv2.dnn runs
 faster); ``export-cls`` re-exports a run's saved weights that way.
 
@@ -403,6 +423,71 @@ def invariant(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return im
 
 
+# A webcam's stream (``--webcam SHARE``): the share of the crops (photo dice, the detector's
+# finds, leaning and background crops) cut from their frame after it went through what a
+# webcam's MJPEG stream does to it, at the die's own size in that frame. JPEG at quality 30-85
+# with its colour at a quarter of the pixels (4:2:0: Cb and Cr averaged over 2x2 pixels, then
+# quantised on 8x8 blocks of those, i.e. 16x16 frame pixels), and at times a small sensor's
+# noise before it (``noise``: the share of them; Gaussian, sigma 2-8 a channel: the sensor
+# comes before the encoder). Why not ``colour_jitter``'s JPEG or ``lowres``: both encode the
+# 40-px crop after it was resized and turned square to the die, so their blocks and their
+# halved colour fall on the crop's grid at the crop's scale, not on the frame's at the die's:
+# on a 60-px die the stream's colour blocks are a quarter of the die, on the crop they are
+# two fifths; and the shipped recipe's ``--mild`` crops (the dice in their own colours, as
+# JPEG q40 gives them in the bench) never get JPEG at all. Under JPEG q40 with 4:2:0 colour
+# the shipped classifier loses 12 held-out nell-byler dice on its first crop
+# (docs/reader-training.md): it heeds a face's fine colour, and that is what the stream
+# smears. The frame is encoded on the die's neighbourhood only, cut on the frame's 16-px grid
+# (an MCU's edges where the whole frame's are), so within it the blocks are the whole frame's
+# (``webcam_frame``; the decoder's colour upsampling differs only at the cut's own border,
+# beyond what the crop reads).
+WEBCAM = {"share": 0.0, "q_lo": 30, "q_hi": 85, "noise": 0.5}
+MCU = 16  # a 4:2:0 JPEG's minimum coded unit, frame pixels
+
+
+def webcam_frame(img: np.ndarray, cx: float, cy: float, size: float,
+                 rng: np.random.Generator, quality: int | None = None,
+                 noise: float | None = None) -> tuple[np.ndarray, int, int]:
+    """The neighbourhood of a die (centre, edge in pixels) of a frame as a webcam's MJPEG
+    stream gives it (``WEBCAM``): (the decoded neighbourhood, its left and top in the frame).
+
+    The neighbourhood is cut on the frame's 16-px MCU grid and holds everything ``crop`` reads
+    for a crop of this die moved and resized as ``die_crop``'s jitter may; ``quality`` (else
+    WEBCAM's range) and ``noise`` (sigma, else drawn at WEBCAM's share) may be given."""
+    h, w = img.shape[:2]
+    reach = int(1.5 * size * CROP["scale"]) + 4
+    x0 = max(0, (int(cx) - reach) // MCU * MCU)
+    y0 = max(0, (int(cy) - reach) // MCU * MCU)
+    x1 = min(w, -(-(int(cx) + reach + 1) // MCU) * MCU)
+    y1 = min(h, -(-(int(cy) + reach + 1) // MCU) * MCU)
+    part = img[y0:y1, x0:x1]
+    if part.size == 0:
+        return img, 0, 0
+    if noise is None:
+        noise = rng.uniform(2, 8) if rng.random() < WEBCAM["noise"] else 0.0
+    if noise > 0:
+        f = part.astype(np.float32) + rng.normal(0, noise, part.shape).astype(np.float32)
+        part = np.clip(np.round(f), 0, 255).astype(np.uint8)
+    q = int(quality if quality is not None
+            else rng.integers(WEBCAM["q_lo"], WEBCAM["q_hi"] + 1))
+    ok, buf = cv2.imencode(".jpg", np.ascontiguousarray(part),
+                           [cv2.IMWRITE_JPEG_QUALITY, q, cv2.IMWRITE_JPEG_SAMPLING_FACTOR,
+                            cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420])
+    if not ok:
+        return img, 0, 0
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), x0, y0
+
+
+def streamed(img: np.ndarray, cx: float, cy: float, size: float,
+             rng: np.random.Generator) -> tuple[np.ndarray, float, float]:
+    """At ``WEBCAM["share"]``, the die's neighbourhood through a webcam's stream and the
+    centre moved into it; else the frame and centre as they are."""
+    if WEBCAM["share"] <= 0 or rng.random() >= WEBCAM["share"]:
+        return img, cx, cy
+    part, x0, y0 = webcam_frame(img, cx, cy, size, rng)
+    return part, cx - x0, cy - y0
+
+
 def mild_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The die's own colours, a little brighter / darker / softer (no hue turn, no inversion)."""
     f = img.astype(np.float32)
@@ -673,15 +758,18 @@ def squash(big: np.ndarray, rng) -> np.ndarray:
 
 
 def die_crop(img, d, rng, jitter=True):
-    ang = die_angle(img, (d.cx, d.cy), d.size)
+    dcx, dcy = d.cx, d.cy
+    if jitter:  # at WEBCAM's share, cut from the frame as a webcam's stream gives it
+        img, dcx, dcy = streamed(img, dcx, dcy, d.size, rng)
+    ang = die_angle(img, (dcx, dcy), d.size)
     if jitter:
-        cx = d.cx + np.clip(rng.normal(0, 0.06), -0.15, 0.15) * d.size
-        cy = d.cy + np.clip(rng.normal(0, 0.06), -0.15, 0.15) * d.size
+        cx = dcx + np.clip(rng.normal(0, 0.06), -0.15, 0.15) * d.size
+        cy = dcy + np.clip(rng.normal(0, 0.06), -0.15, 0.15) * d.size
         k = JITTER["wide"] if rng.random() < JITTER["wide_share"] else JITTER["size"]
         size = d.size * math.exp(rng.uniform(-k, k))
         ang = ang + (rng.normal(0, 5) if rng.random() < 0.8 else rng.uniform(-45, 45))
     else:
-        cx, cy, size = d.cx, d.cy, d.size
+        cx, cy, size = dcx, dcy, d.size
     return crop(img, (cx, cy), size, ang)
 
 
@@ -717,16 +805,16 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
     xs, ys = [], []
     if mined is not None:
         pos, neg = mined
-        for k, cx, cy, size, v in pos:
-            img = data[k][0]
+        for k, fx, fy, size, v in pos:
             for _ in range(MINED_JITTER["repeat"]):
+                img, cx, cy = streamed(data[k][0], fx, fy, size, rng)
                 jx, jy, sz = mined_cut(cx, cy, size, rng)
                 c = crop(img, (jx, jy), sz, die_angle(img, (cx, cy), size))
                 c = np.rot90(c, rng.integers(4))
                 xs.append(colour_jitter(np.ascontiguousarray(c), rng, strong=False))
                 ys.append(v - 1)
-        for k, cx, cy, size in neg:
-            img = data[k][0]
+        for k, fx, fy, size in neg:
+            img, cx, cy = streamed(data[k][0], fx, fy, size, rng)
             for _ in range(1):
                 c = crop(img, (cx, cy), size * math.exp(rng.uniform(-0.1, 0.1)),
                              die_angle(img, (cx, cy), size))
@@ -752,8 +840,9 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
             ys.append(d.value - 1)
     for _ in range(n_cocked):
         img, d = dice[rng.integers(len(dice))]
-        ang = die_angle(img, (d.cx, d.cy), d.size) + rng.uniform(-45, 45)
-        big = crop(img, (d.cx, d.cy), d.size, ang, big=True)
+        img, dcx, dcy = streamed(img, d.cx, d.cy, d.size, rng)
+        ang = die_angle(img, (dcx, dcy), d.size) + rng.uniform(-45, 45)
+        big = crop(img, (dcx, dcy), d.size, ang, big=True)
         px = CROP["px"]
         sq = squash(big, rng)[px // 2 : px // 2 + px, px // 2 : px // 2 + px]
         xs.append(colour_jitter(invariant(np.ascontiguousarray(sq), rng), rng))
@@ -777,6 +866,7 @@ def cls_epoch(data, rng, per_die=8, n_bg=5000, n_cocked=2500, extra=None, mined=
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         if any(math.hypot(cx - d.cx, cy - d.cy) < 0.45 * d.size for d in p.dice + p.hidden):
             continue
+        img, cx, cy = streamed(img, cx, cy, size, rng)
         ang = rng.uniform(-45, 45) if rng.random() < 0.5 else die_angle(img, (cx, cy), size)
         c = crop(img, (cx, cy), size, ang)
         xs.append(colour_jitter(c, rng))
@@ -1385,6 +1475,14 @@ def main(argv=None):
                     help="crops of each of the detector's finds an epoch (default 1)")
     ap.add_argument("--ema", type=float, default=0.0,
                     help="export an exponential moving average of the weights (decay, e.g. 0.999)")
+    ap.add_argument("--webcam", type=float, default=0.0, metavar="SHARE",
+                    help="the share of the crops cut from their frame as a webcam's MJPEG "
+                         "stream gives it (JPEG with 4:2:0 colour at the die's own size, at "
+                         "times sensor noise before it; WEBCAM)")
+    ap.add_argument("--webcam-quality", type=int, nargs=2, default=[30, 85],
+                    metavar=("LO", "HI"), help="--webcam: the JPEG quality's range")
+    ap.add_argument("--webcam-noise", type=float, default=0.5, metavar="SHARE",
+                    help="--webcam: the share of those given sensor noise before the JPEG")
     a = ap.parse_args(argv)
     CROP.update(px=a.crop_px, scale=a.crop_scale)
     if set(a.parts.split(",")) - {"train", "tune"}:
@@ -1404,6 +1502,11 @@ def main(argv=None):
     if a.mined_repeat < 1:
         ap.error(f"--mined-repeat takes a count of 1 or more (got {a.mined_repeat})")
     MINED_JITTER["repeat"] = a.mined_repeat
+    lo, hi = a.webcam_quality
+    if not (0 <= a.webcam <= 1 and 0 <= a.webcam_noise <= 1 and 1 <= lo <= hi <= 100):
+        ap.error("--webcam and --webcam-noise take shares from 0 to 1, --webcam-quality LO HI "
+                 f"qualities 1 <= LO <= HI <= 100 (got {a.webcam}, {a.webcam_noise}, {lo} {hi})")
+    WEBCAM.update(share=a.webcam, q_lo=lo, q_hi=hi, noise=a.webcam_noise)
     for x in a.invariance:
         name, _, share = x.partition("=")
         try:

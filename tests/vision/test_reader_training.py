@@ -157,6 +157,88 @@ def test_veins_are_drawn_over_the_body_and_spare_the_pips():
     assert count_pips(crop, seen) == 6
 
 
+def _colourful_frame(seed: int = 3, h: int = 240, w: int = 320) -> np.ndarray:
+    """A frame with colour at every scale: smooth patches, then fine colour grain whose
+    lightness barely changes (what 4:2:0 keeps at a quarter of the pixels)."""
+    rng = np.random.default_rng(seed)
+    base = cv2.resize(rng.integers(0, 256, (h // 16, w // 16, 3), dtype=np.uint8), (w, h),
+                      interpolation=cv2.INTER_CUBIC).astype(np.float32)
+    grain = rng.normal(0, 40, (h, w, 3)).astype(np.float32)
+    grain -= grain.mean(axis=2, keepdims=True)  # colour, not lightness
+    frame = np.clip(base + grain, 0, 255).astype(np.uint8)
+    cv2.rectangle(frame, (150, 90), (185, 125), (230, 230, 230), -1)  # a die
+    for x, y in ((158, 98), (167, 107), (176, 116)):
+        cv2.circle(frame, (x, y), 3, (20, 20, 20), -1)
+    return frame
+
+
+def _jpeg(frame: np.ndarray, sampling: int, quality: int = 40) -> np.ndarray:
+    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality,
+                                           cv2.IMWRITE_JPEG_SAMPLING_FACTOR, sampling])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def _fine_chroma(im: np.ndarray) -> float:
+    """Colour detail finer than 2 px: Cr and Cb less their 2x2 block means."""
+    ycc = cv2.cvtColor(im, cv2.COLOR_BGR2YCrCb).astype(np.float32)[..., 1:]
+    h, w = (ycc.shape[0] // 2) * 2, (ycc.shape[1] // 2) * 2
+    c = ycc[:h, :w]
+    blocks = c.reshape(h // 2, 2, w // 2, 2, 2).mean(axis=(1, 3))
+    return float(np.abs(c - np.repeat(np.repeat(blocks, 2, 0), 2, 1)).mean())
+
+
+def test_the_webcam_stream_is_the_whole_frame_s_4_2_0_jpeg_at_the_die_s_own_size():
+    frame = _colourful_frame()
+    cx, cy, size = 167.6, 107.3, 35.0  # off the 16-px grid
+    part, x0, y0 = train_reader.webcam_frame(frame, cx, cy, size, np.random.default_rng(0),
+                                             quality=40, noise=0)
+    assert x0 % 16 == 0 and y0 % 16 == 0  # cut on the frame's MCU grid
+    reach = 0.75 * 1.5 * size * train_reader.CROP["scale"]  # the widest jittered crop reads
+    assert x0 <= cx - reach and y0 <= cy - reach
+    assert x0 + part.shape[1] >= cx + reach and y0 + part.shape[0] >= cy + reach
+    whole_420 = _jpeg(frame, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420)
+    whole_444 = _jpeg(frame, cv2.IMWRITE_JPEG_SAMPLING_FACTOR_444)
+    sl = np.s_[y0 + 2 : y0 + part.shape[0] - 2, x0 + 2 : x0 + part.shape[1] - 2]
+    inner = part[2:-2, 2:-2].astype(int)
+    # within the cut (its own border aside), the very pixels the whole frame's stream gives
+    assert (inner == whole_420[sl].astype(int)).all()
+    assert np.abs(inner - whole_444[sl].astype(int)).mean() > 2
+    # its colour at a quarter of the pixels: the fine colour grain is gone, the lightness kept
+    assert _fine_chroma(part) < 0.5 * _fine_chroma(whole_444[sl])
+    assert _fine_chroma(part) < 0.3 * _fine_chroma(frame[sl])
+    # the crop the classifier is given is the one cut from the streamed whole frame
+    saved = dict(train_reader.WEBCAM)
+    try:
+        train_reader.WEBCAM.update(share=1.0, q_lo=40, q_hi=40, noise=0.0)
+        img, mx, my = train_reader.streamed(frame, cx, cy, size, np.random.default_rng(1))
+        got = train_reader.crop(img, (mx, my), size, 10.0).astype(int)
+        want = train_reader.crop(whole_420, (cx, cy), size, 10.0).astype(int)
+        assert np.abs(got - want).max() <= 1
+        train_reader.WEBCAM.update(share=0.0)
+        img, mx, my = train_reader.streamed(frame, cx, cy, size, np.random.default_rng(1))
+        assert img is frame and (mx, my) == (cx, cy)
+    finally:
+        train_reader.WEBCAM.clear()
+        train_reader.WEBCAM.update(saved)
+
+
+def test_the_webcam_stream_s_sensor_noise_comes_before_its_jpeg():
+    frame = _colourful_frame()
+    clean, *_ = train_reader.webcam_frame(frame, 167.6, 107.3, 35.0, np.random.default_rng(0),
+                                          quality=85, noise=0)
+    noisy, *_ = train_reader.webcam_frame(frame, 167.6, 107.3, 35.0, np.random.default_rng(0),
+                                          quality=85, noise=8)
+    assert noisy.shape == clean.shape
+    assert 2 < np.abs(noisy.astype(int) - clean.astype(int)).mean() < 8
+
+
+def test_a_webcam_share_or_quality_out_of_reach_is_refused():
+    for bad in (["--webcam", "1.5"], ["--webcam-quality", "90", "30"],
+                ["--webcam-noise", "-0.1"]):
+        with pytest.raises(SystemExit):
+            train_reader.main(["cls", *bad])
+
+
 def test_an_unknown_invariance_is_refused_with_the_known_ones():
     with pytest.raises(SystemExit):
         train_reader.main(["cls", "--invariance", "mirror=0.3"])
