@@ -46,6 +46,11 @@ ROW_BYTES_PER_THROW = 8 * 1024
 CLOCK_FLOOR = datetime(2026, 1, 1, tzinfo=UTC)
 # frames measured for the camera's rate (at most; a short simulated clip gives fewer)
 MEASURE_FRAMES = 120
+# frames measured for the mount's tremble (each a fit on the image at half size)
+TREMBLE_FRAMES = 60
+# the image moving more than this from frame to frame (camera pixels) is a loose mount: the
+# tracker steadies it (TrackerSettings.loose_mount_px, the same bar) up to about a pixel or two
+LOOSE_MOUNT_PX, MOUNT_REACH_PX = 0.15, 1.5
 # the longest exposure that does not smear a die thrown at ~2 m/s by more than ~1/2 of its edge
 BLUR_EXPOSURE_US = 4000
 # the sensor overlays of the Pi cameras (a camera_auto_detect=0 config.txt names one)
@@ -159,6 +164,8 @@ class CameraProbe:
     fps: float | None
     image: Any = None
     live: bool = True
+    # the median move of the whole image from frame to frame, camera pixels (a loose mount)
+    tremble_px: float | None = None
 
 
 def doctor_source(camera: Any, machine: Machine) -> tuple[Any, str]:
@@ -184,13 +191,18 @@ def doctor_source(camera: Any, machine: Machine) -> tuple[Any, str]:
 def measure_camera(source: Any, n_frames: int = MEASURE_FRAMES) -> CameraProbe:
     """Read up to ``n_frames`` frames; their size and rate from their own timestamps (the
     sensor's for the Pi camera). Raises the source's CameraFault / SourceError."""
+    from vision.mount_steady import TrembleMeter
+
     first = last = None
     count = 0
+    tremble = TrembleMeter()
     for frame in source:
         if first is None:
             first = frame
         last = frame
         count += 1
+        if count <= TREMBLE_FRAMES:
+            tremble.add(frame.image)
         if count >= n_frames:
             break
     if last is None:
@@ -202,7 +214,7 @@ def measure_camera(source: Any, n_frames: int = MEASURE_FRAMES) -> CameraProbe:
 
     live = not isinstance(source, SimulatorSource | ImageFolderSource) and not (
         isinstance(source, CaptureSource) and not source.is_device)
-    return CameraProbe(count, (w, h), fps, last.image, live)
+    return CameraProbe(count, (w, h), fps, last.image, live, tremble.px)
 
 
 def check_camera(probe: CameraProbe | None, size: tuple[int, int], fps: float,
@@ -230,6 +242,23 @@ def check_camera(probe: CameraProbe | None, size: tuple[int, int], fps: float,
                    f"set [camera] fps = {round(probe.fps)} or a smaller size; a long exposure "
                    "caps the rate (more light, or a shorter exposure_us); docs/hardware.md lists "
                    "what each camera does")
+
+
+def check_mount(probe: CameraProbe) -> Finding:
+    """The camera's image stands still from frame to frame (a rigid mount)."""
+    px = probe.tremble_px
+    if px is None:
+        return Finding("mount", WARNING, "no sharp edge in view to measure the image's "
+                       "tremble on", "check the camera sees the felt's lines and the wall")
+    if px <= LOOSE_MOUNT_PX:
+        return Finding("mount", OK, f"the image stands still: {px:.2f} px from frame to frame")
+    fix = ("fix the camera rigidly to the table's frame, not to a gooseneck, a loose arm or a "
+           "shelf that sways (docs/hardware.md)")
+    if px <= MOUNT_REACH_PX:
+        return Finding("mount", WARNING, f"the image moves {px:.2f} px from frame to frame (a "
+                       "loose mount): the tracker steadies it, at a cost on every frame", fix)
+    return Finding("mount", FAILURE, f"the image moves {px:.2f} px from frame to frame: more "
+                   "than the tracker can steady, throws will not settle", fix)
 
 
 def check_exposure(source: Any, fps: float) -> Finding:
@@ -608,6 +637,7 @@ def diagnose(config: Any, machine: Machine, *, blink: bool = False,
             error = str(exc)
         findings.append(check_camera(probe, tuple(camera.size), camera.fps, error))
         if source is not None and probe is not None and probe.frames:
+            findings.append(check_mount(probe))
             findings.append(check_exposure(source, camera.fps))
         if source is not None:
             source.close()

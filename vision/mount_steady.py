@@ -149,3 +149,39 @@ class MountSteadier:
 def _grey(img: np.ndarray) -> np.ndarray:
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
     return g.astype(np.float32)
+
+
+class TrembleMeter:
+    """How much a camera's image moves from frame to frame (``tablectl doctor``): each frame's
+    shift against the first, measured as ``MountSteadier`` does on the first frame's strongest
+    edges (the whole image, shrunk by ``shrink``), and the median of its change from one frame
+    to the next, in the camera's pixels. A rigid camera gives a few hundredths of a pixel;
+    dice rolling across the view do not move it (their pixels are left out of the fit).
+
+    :param shrink: the frames are measured shrunk by this (a quarter of the pixels at 2).
+    """
+
+    def __init__(self, shrink: int = 2) -> None:
+        self.shrink = shrink
+        self._steadier = MountSteadier()
+        self._last: tuple[float, float] | None = None
+        self._moves: list[float] = []
+
+    def add(self, image: np.ndarray) -> None:
+        """Take the next frame (BGR or grey)."""
+        h, w = image.shape[:2]
+        small = cv2.resize(image, (w // self.shrink, h // self.shrink), interpolation=cv2.INTER_AREA)
+        if self._last is None and not self._steadier.learnt:
+            self._steadier.learn(small, np.full(small.shape[:2], 255, np.uint8))
+            self._last = (0.0, 0.0)
+            return
+        if not self._steadier.learnt:  # an image with no sharp edge: nothing to measure on
+            return
+        u, v = self._steadier.shift(small)
+        self._moves.append(float(np.hypot(u - self._last[0], v - self._last[1])) * self.shrink)
+        self._last = (u, v)
+
+    @property
+    def px(self) -> float | None:
+        """The median move between frames, camera pixels; None before two measured frames."""
+        return float(np.median(self._moves)) if self._moves else None

@@ -28,12 +28,15 @@ from tablectl.doctor import (
     check_exposure,
     check_journal,
     check_lights,
+    check_mount,
     check_port,
     diagnose,
     doctor_source,
     measure_camera,
 )
 from tablectl.journal import Journal
+from vision.simulator.clip import SimClip
+from vision.sources import ImageFolderSource
 
 from .conftest import ROOT, write_config
 
@@ -144,6 +147,40 @@ def test_exposure_left_automatic_fails(config_at, pi, picamera2):
 def test_exposure_of_the_simulator_needs_nothing(config_at, laptop):
     source, _ = doctor_source(config_at().camera, laptop)
     assert check_exposure(source, 60).status == OK
+
+
+# --------------------------------------------------------------------------- mount
+def trembling_frames(folder: Path, px: float, n: int = 30) -> ImageFolderSource:
+    """A fixture's felt moved by up to ``px`` pixels each way, anew each frame, as a camera on
+    a loose mount gives it: a folder of frames."""
+    felt = SimClip.load(ROOT / "fixtures" / "clips" / "01_both_hit").frames[0][1]
+    rng = np.random.default_rng(7)
+    folder.mkdir()
+    for k in range(n):
+        dx, dy = rng.uniform(-px, px, 2)
+        m = np.float32([[1, 0, dx], [0, 1, dy]])
+        moved = cv2.warpAffine(felt, m, (felt.shape[1], felt.shape[0]),
+                               borderMode=cv2.BORDER_REPLICATE)
+        cv2.imwrite(str(folder / f"{k:03d}.png"), moved)
+    return ImageFolderSource(folder)
+
+
+def test_a_rigid_camera_stands_still(config_at, laptop):
+    """The simulator's throw: dice roll across the view, the image does not move."""
+    source, _ = doctor_source(config_at().camera, laptop)
+    finding = check_mount(measure_camera(source, 10**6))
+    assert finding.status == OK and "stands still" in finding.message
+
+
+def test_a_loose_mount_warns_and_says_to_fix_it_rigidly(tmp_path):
+    finding = check_mount(measure_camera(trembling_frames(tmp_path / "f", 0.5)))
+    assert finding.status == WARNING and "loose mount" in finding.message
+    assert "rigidly" in finding.fix
+
+
+def test_a_mount_moving_past_what_the_tracker_steadies_fails(tmp_path):
+    finding = check_mount(measure_camera(trembling_frames(tmp_path / "f", 3.0)))
+    assert finding.status == FAILURE and "will not settle" in finding.message
 
 
 # --------------------------------------------------------------------------- lights
