@@ -255,6 +255,17 @@ def _jitter(px: float):
     return image
 
 
+def _turning(deg: float):
+    """A loose mount that turns: the whole image turned about its centre by up to ``deg``
+    degrees, anew each frame (a camera on an arm rocks as much as it slides)."""
+    def image(img, k):
+        a = float(np.random.default_rng(10_000 + k).uniform(-deg, deg))
+        h, w = img.shape[:2]
+        m = cv2.getRotationMatrix2D((0.5 * w, 0.5 * h), a, 1.0)
+        return cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return image
+
+
 class _Barrel:
     """A wide lens's barrel distortion: a point r from the image's centre (in half widths)
     is shown at r (1 + k1 r^2), k1 < 0 (a webcam's wide lens: about -0.1 to -0.3). The
@@ -342,6 +353,8 @@ CAMERA_LOOKS = [
     CameraLook("auto-exposure steps of 6%", image=_exposure_steps(0.06)),
     CameraLook("a jolt of 4 px", image=_jolt(4.0)),
     CameraLook("a loose mount, 0.5 px a frame", image=_jitter(0.5)),
+    CameraLook("a loose mount turning, 0.05 deg a frame", image=_turning(0.05)),
+    CameraLook("a loose mount turning, 0.15 deg a frame", image=_turning(0.15)),
     _barrel("a wide lens's barrel, k1 -0.1", -0.1),
     _barrel("a wide lens's barrel, k1 -0.2", -0.2),
     _barrel("a wide lens's barrel, k1 -0.1, lens_k1 -0.1 given", -0.1, -0.1),

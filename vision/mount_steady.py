@@ -42,9 +42,10 @@ class MountSteadier:
         self.points = points
         self.loose_px = loose_px
         self._idle_moves: deque[float] = deque(maxlen=window)
-        self._last_idle: tuple[float, float] | None = None
+        self._last_idle: tuple[float, float, float] | None = None
         self._edges: tuple[np.ndarray, ...] | None = None
-        self.last_shift = (0.0, 0.0)
+        self.last_shift = (0.0, 0.0, 0.0)
+        self._centre, self._reach = (0.0, 0.0), 0.0
 
     @property
     def loose(self) -> bool:
@@ -57,7 +58,8 @@ class MountSteadier:
         self._idle_moves.clear()
         self._last_idle = None
         self._edges = None
-        self.last_shift = (0.0, 0.0)
+        self.last_shift = (0.0, 0.0, 0.0)
+        self._centre, self._reach = (0.0, 0.0), 0.0
 
     def learn(self, background: np.ndarray, where: np.ndarray) -> None:
         """Pick the background's strongest edges inside ``where`` (a mask of the work image),
@@ -73,43 +75,51 @@ class MountSteadier:
             return
         order = np.argsort(mag[ys, xs])[::-1][: self.points]
         ys, xs = ys[order], xs[order]
-        self._edges = (ys, xs, gx[ys, xs], gy[ys, xs], grey[ys, xs])
+        h, w = grey.shape
+        self._centre = (0.5 * (w - 1), 0.5 * (h - 1))
+        self._reach = float(np.hypot(*self._centre))  # a turn moves the corners this far per radian
+        self._edges = (ys, xs, gx[ys, xs], gy[ys, xs], grey[ys, xs],
+                       (xs - self._centre[0]).astype(np.float32),
+                       (ys - self._centre[1]).astype(np.float32))
 
-    def shift(self, work: np.ndarray, rounds: int = 3) -> tuple[float, float]:
-        """How far (x, y) the work image ``work`` lies moved against the learnt background:
-        the fit made again ``rounds`` times where the last one puts the edges (the felt's
-        sharp edges bend away from a straight slope within a pixel)."""
+    def shift(self, work: np.ndarray, rounds: int = 3) -> tuple[float, float, float]:
+        """How far the work image ``work`` lies moved against the learnt background: (x, y,
+        turn), the shift of its centre in pixels and its turn about the centre in radians
+        (a camera on an arm rocks as much as it slides: a turn moves the corners most). The
+        fit is made again ``rounds`` times where the last one puts the edges (the felt's sharp
+        edges bend away from a straight slope within a pixel)."""
         if self._edges is None:
-            return 0.0, 0.0
-        ys, xs, gx, gy, bg = self._edges
+            return 0.0, 0.0, 0.0
+        ys, xs, gx, gy, bg, rx, ry = self._edges
         grey = cv2.GaussianBlur(_grey(work), (7, 7), 1.5)
-        u = v = 0.0
-        plausible = None
+        gt = gy * rx - gx * ry  # how a turn about the centre changes each edge pixel
+        cols = np.stack([gx, gy, gt], axis=1).astype(np.float64)
+        fit = np.zeros(3)
+        plausible = keep = None
         for k in range(rounds):
             if k == 0:
                 it = grey[ys, xs] - bg
             else:  # the frame where the edges lie now, a pixel's part between its pixels
-                mx = (xs + np.float32(u)).astype(np.float32)[None]
-                my = (ys + np.float32(v)).astype(np.float32)[None]
+                u, v, t = fit
+                mx = (xs + u - t * ry).astype(np.float32)[None]
+                my = (ys + v + t * rx).astype(np.float32)[None]
                 it = cv2.remap(grey, mx, my, cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)[0] - bg
-            if plausible is None:  # a shift of a pixel and a half changes an edge by no more
+            if plausible is None:  # a move of a pixel and a half changes an edge by no more
                 # than 1.5 of its slope: past that, a die or a hand on it, not the mount
                 plausible = np.abs(it) <= 1.5 * np.hypot(gx, gy) + 8.0
                 keep = plausible
                 if np.count_nonzero(keep) < 50:  # the felt's edges mostly covered: no measure
-                    return 0.0, 0.0
-            g_x, g_y, i_t = gx[keep], gy[keep], it[keep]
-            a, b, c = (g_x * g_x).sum(), (g_x * g_y).sum(), (g_y * g_y).sum()
-            p, q = (g_x * i_t).sum(), (g_y * i_t).sum()
-            det = a * c - b * b
-            if det <= 1e-6 * max(a * c, 1e-12):  # edges all one way: the shift along them is unknown
-                return 0.0, 0.0
-            du, dv = -(c * p - b * q) / det, -(a * q - b * p) / det
-            u, v = u + float(du), v + float(dv)
-            res = np.abs(it + du * gx + dv * gy)
+                    return 0.0, 0.0, 0.0
+            a = cols[keep]
+            normal = a.T @ a
+            if np.linalg.cond(normal) > 1e8:  # edges all one way: the move along them is unknown
+                return 0.0, 0.0, 0.0
+            step = -np.linalg.solve(normal, a.T @ it[keep].astype(np.float64))
+            fit = fit + step
+            res = np.abs(it + cols @ step)
             keep = plausible & (res <= 3.0 * float(np.median(res[plausible])) + 1.0)
-        self.last_shift = (u, v)
+        self.last_shift = (float(fit[0]), float(fit[1]), float(fit[2]))
         return self.last_shift
 
     @property
@@ -126,24 +136,31 @@ class MountSteadier:
         loose = self.loose
         if not (loose or (idle and measure)):
             return work
-        u, v = self.shift(work, rounds=3 if loose else 1)  # to find a loose mount, one fit will do
+        move = self.shift(work, rounds=3 if loose else 1)  # to find a loose mount, one fit will do
         if idle:
             if self._last_idle is not None:
-                self._idle_moves.append(float(np.hypot(u - self._last_idle[0],
-                                                       v - self._last_idle[1])))
-            self._last_idle = (u, v)
-        return self.steadied(work, (u, v)) if self.loose else work
+                self._idle_moves.append(self.moved_by(move, self._last_idle))
+            self._last_idle = move
+        return self.steadied(work, move) if self.loose else work
 
-    @staticmethod
-    def steadied(work: np.ndarray, shift: tuple[float, float]) -> np.ndarray:
-        """``work`` moved back by ``shift``, then softened alike whatever the shift: moving a
-        line a pixel or two wide (the felt's printed lines on the shrunk image) by part of a
-        pixel spreads it by as much, so frames moved back by different parts of a pixel
+    def moved_by(self, a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+        """How far the image moved between two measures, in pixels: its centre's shift and
+        what the turn adds at the corners."""
+        return float(np.hypot(a[0] - b[0], a[1] - b[1]) + abs(a[2] - b[2]) * self._reach)
+
+    def steadied(self, work: np.ndarray, move: tuple[float, float, float]) -> np.ndarray:
+        """``work`` moved back by ``move`` (``shift``'s), then softened alike whatever the move:
+        moving a line a pixel or two wide (the felt's printed lines on the shrunk image) by part
+        of a pixel spreads it by as much, so frames moved back by different parts of a pixel
         would still differ along it. A blur wider than the spread hides it."""
-        m = np.float32([[1, 0, -shift[0]], [0, 1, -shift[1]]])
-        moved = cv2.warpAffine(work, m, (work.shape[1], work.shape[0]), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-        return cv2.GaussianBlur(moved, (3, 3), 0.8)
+        u, v, t = move
+        cx, cy = self._centre
+        # each pixel x of the result is the frame's at x + move(x)
+        m = np.float32([[1, -t, u + t * cy], [t, 1, v - t * cx]])
+        back = cv2.warpAffine(work, m, (work.shape[1], work.shape[0]),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+        return cv2.GaussianBlur(back, (3, 3), 0.8)
 
 
 def _grey(img: np.ndarray) -> np.ndarray:
@@ -164,7 +181,7 @@ class TrembleMeter:
     def __init__(self, shrink: int = 2) -> None:
         self.shrink = shrink
         self._steadier = MountSteadier()
-        self._last: tuple[float, float] | None = None
+        self._last: tuple[float, float, float] | None = None
         self._moves: list[float] = []
 
     def add(self, image: np.ndarray) -> None:
@@ -173,13 +190,13 @@ class TrembleMeter:
         small = cv2.resize(image, (w // self.shrink, h // self.shrink), interpolation=cv2.INTER_AREA)
         if self._last is None and not self._steadier.learnt:
             self._steadier.learn(small, np.full(small.shape[:2], 255, np.uint8))
-            self._last = (0.0, 0.0)
+            self._last = (0.0, 0.0, 0.0)
             return
         if not self._steadier.learnt:  # an image with no sharp edge: nothing to measure on
             return
-        u, v = self._steadier.shift(small)
-        self._moves.append(float(np.hypot(u - self._last[0], v - self._last[1])) * self.shrink)
-        self._last = (u, v)
+        move = self._steadier.shift(small)
+        self._moves.append(self._steadier.moved_by(move, self._last) * self.shrink)
+        self._last = move
 
     @property
     def px(self) -> float | None:

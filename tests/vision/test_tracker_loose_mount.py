@@ -58,8 +58,8 @@ def test_the_shift_of_a_frame_is_measured_on_the_felt_s_edges(dx, dy):
     felt = cv2.resize(clip.frames[0][1], tracker._wsize, interpolation=cv2.INTER_AREA)
     steadier = MountSteadier()
     steadier.learn(felt, tracker._area_mask)
-    u, v = steadier.shift(shifted(felt, dx, dy))
-    assert abs(u - dx) < 0.02 and abs(v - dy) < 0.02
+    u, v, turn = steadier.shift(shifted(felt, dx, dy))
+    assert abs(u - dx) < 0.02 and abs(v - dy) < 0.02 and abs(turn) < 1e-4
 
 
 def test_a_die_on_an_edge_does_not_move_the_measure():
@@ -74,8 +74,8 @@ def test_a_die_on_an_edge_does_not_move_the_measure():
     s, d = tracker._s, int(clip.calibration.die_px / tracker._s)
     x, y = int((x0 + x1) / 2 / s), int(y0 / s)
     with_die[y - d // 2:y + d // 2, x:x + d] = 250  # a white die across the wall's edge
-    u, v = steadier.shift(with_die)
-    assert abs(u - 0.3) < 0.02 and abs(v) < 0.02
+    u, v, turn = steadier.shift(with_die)
+    assert abs(u - 0.3) < 0.02 and abs(v) < 0.02 and abs(turn) < 1e-4
 
 
 def test_a_throw_seen_through_a_loose_mount_is_observed_as_it_was():
@@ -133,3 +133,23 @@ def test_a_trembling_mount_does_not_start_a_throw_on_an_empty_table():
     for k in range(30):
         tracker.feed(t0 + k / 60, tremble(felt))
         assert tracker.state == IDLE, k
+
+
+@pytest.mark.parametrize("degrees, dx", [(0.6, 0.0), (-0.4, 0.4)])
+def test_a_turned_frame_is_measured_and_turned_back(degrees, dx):
+    """A camera on an arm rocks as well as slides: the frame turned about its centre (and
+    shifted) is measured and moved back onto the felt, the corners too."""
+    clip = SimClip.load(CLIPS / "01_both_hit")
+    tracker = ThrowTracker(clip.calibration)
+    tracker.feed(*clip.frames[0])
+    felt = cv2.resize(clip.frames[0][1], tracker._wsize, interpolation=cv2.INTER_AREA)
+    steadier = MountSteadier()
+    steadier.learn(felt, tracker._area_mask)
+    h, w = felt.shape[:2]
+    m = cv2.getRotationMatrix2D((0.5 * (w - 1), 0.5 * (h - 1)), degrees, 1.0)
+    m[0, 2] += dx
+    turned = cv2.warpAffine(felt, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    move = steadier.shift(turned)
+    assert abs(abs(move[2]) - np.radians(abs(degrees))) < 0.1 * np.radians(abs(degrees))
+    u, v, turn = steadier.shift(steadier.steadied(turned, move))  # moved back: on the felt
+    assert abs(u) < 0.05 and abs(v) < 0.05 and abs(turn) < 0.1 * np.radians(abs(degrees))
