@@ -1,4 +1,5 @@
-"""A camera on a loose mount: the whole image shifted by a fraction of a pixel from frame to frame.
+"""A camera on a loose mount: the whole image shifted (and turned) by a fraction of a pixel
+from frame to frame.
 
 A camera on a boom arm that is not tight trembles: every frame is the felt moved by a few tenths
 of a pixel. Against the background each sharp edge of the table (the rails, the printed lines,
@@ -6,7 +7,8 @@ the wall's top) then changes on every frame, a throw seems to begin on every fra
 settles. The shift is measured, not guessed: on the background's strongest edges, a frame moved
 by (u, v) differs from the background by about -(u, v) . grad(background) (the brightness
 constancy of Lucas and Kanade), so a least-squares fit over those edges gives the shift, a few
-hundredths of a pixel exact for shifts under one pixel. Dice on an edge change it far more than
+hundredths of a pixel exact for shifts under one pixel; with a third unknown, the image's turn
+about its centre (an arm rocks as well as slides). Dice on an edge change it far more than
 a shift can: edge pixels changed past what a shift could do are left out, and so, after each
 fit, are the points it explains worst.
 

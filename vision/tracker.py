@@ -109,7 +109,8 @@ class TrackerSettings:
     :param loose_mount_px: a camera on a loose mount moves the whole image by a fraction
         of a pixel from frame to frame, and every sharp edge of the felt is then motion on
         every frame: no throw settles. While idle the tracker measures each frame's shift
-        against the background on its strongest edges (``vision.mount_steady``), and when
+        and turn against the background on its strongest edges (``vision.mount_steady``),
+        and when
         that shift changes from one measure to the next by more than this many pixels of
         the camera's image (the median of the last eight), every frame is moved back before
         it is compared. A rigid camera's change is at most 0.014 (the second renderer's
