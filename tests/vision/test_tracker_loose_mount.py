@@ -48,27 +48,29 @@ def idle_first(clip: SimClip, frames: int = 40) -> SimClip:
     return SimClip(before + list(clip.frames), clip.calibration, clip.truth)
 
 
-@pytest.mark.parametrize("dx, dy", [(0.3, -0.2), (-0.45, 0.1), (0.0, 0.25), (0.9, -0.7)])
-def test_the_shift_of_a_frame_is_measured_on_the_felt_s_edges(dx, dy):
-    """On the shrunk image the tracker compares (a shift there is what its motion test sees;
-    on the camera's image a line thinner than the shrink factor moves in steps there)."""
+def felt_and_steadier():
+    """A fixture's empty felt on the tracker's shrunk image, and a steadier that learnt its
+    edges in the area."""
     clip = SimClip.load(CLIPS / "01_both_hit")
     tracker = ThrowTracker(clip.calibration)
     tracker.feed(*clip.frames[0])  # sets up the work size and the area
     felt = cv2.resize(clip.frames[0][1], tracker._wsize, interpolation=cv2.INTER_AREA)
     steadier = MountSteadier()
     steadier.learn(felt, tracker._area_mask)
+    return clip, tracker, felt, steadier
+
+
+@pytest.mark.parametrize("dx, dy", [(0.3, -0.2), (-0.45, 0.1), (0.0, 0.25), (0.9, -0.7)])
+def test_the_shift_of_a_frame_is_measured_on_the_felt_s_edges(dx, dy):
+    """On the shrunk image the tracker compares (a shift there is what its motion test sees;
+    on the camera's image a line thinner than the shrink factor moves in steps there)."""
+    clip, tracker, felt, steadier = felt_and_steadier()
     u, v, turn = steadier.shift(shifted(felt, dx, dy))
     assert abs(u - dx) < 0.02 and abs(v - dy) < 0.02 and abs(turn) < 1e-4
 
 
 def test_a_die_on_an_edge_does_not_move_the_measure():
-    clip = SimClip.load(CLIPS / "01_both_hit")
-    tracker = ThrowTracker(clip.calibration)
-    tracker.feed(*clip.frames[0])
-    felt = cv2.resize(clip.frames[0][1], tracker._wsize, interpolation=cv2.INTER_AREA)
-    steadier = MountSteadier()
-    steadier.learn(felt, tracker._area_mask)
+    clip, tracker, felt, steadier = felt_and_steadier()
     with_die = shifted(felt, 0.3, 0.0)
     (x0, y0), (x1, _) = clip.calibration.back_wall
     s, d = tracker._s, int(clip.calibration.die_px / tracker._s)
@@ -139,12 +141,7 @@ def test_a_trembling_mount_does_not_start_a_throw_on_an_empty_table():
 def test_a_turned_frame_is_measured_and_turned_back(degrees, dx):
     """A camera on an arm rocks as well as slides: the frame turned about its centre (and
     shifted) is measured and moved back onto the felt, the corners too."""
-    clip = SimClip.load(CLIPS / "01_both_hit")
-    tracker = ThrowTracker(clip.calibration)
-    tracker.feed(*clip.frames[0])
-    felt = cv2.resize(clip.frames[0][1], tracker._wsize, interpolation=cv2.INTER_AREA)
-    steadier = MountSteadier()
-    steadier.learn(felt, tracker._area_mask)
+    clip, tracker, felt, steadier = felt_and_steadier()
     h, w = felt.shape[:2]
     m = cv2.getRotationMatrix2D((0.5 * (w - 1), 0.5 * (h - 1)), degrees, 1.0)
     m[0, 2] += dx
