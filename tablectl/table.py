@@ -153,6 +153,7 @@ class Table:
             from vision.tracker import ThrowTracker
 
             self._tracker = ThrowTracker(calibration, settings=tracker_settings, annotate=True)
+        self._mount_loose = False  # said once in the log when the tracker finds it loose
         if self._tracker is not None and self._readers:  # the pair in use (R-E2, R-X1)
             self._tracker.reader = self._reader_for(journal.game.dice_pair)
         self._backoff = reopen_backoff
@@ -571,6 +572,13 @@ class Table:
         tracker = self._tracker
         was = tracker.state
         observation = tracker.feed(frame.timestamp, frame.image)
+        if tracker.mount_loose != self._mount_loose:
+            self._mount_loose = tracker.mount_loose
+            if self._mount_loose:
+                log.warning("the camera's image moves from frame to frame (a loose mount): the "
+                            "tracker steadies it, but fix the camera rigidly (docs/hardware.md)")
+            else:
+                log.info("the camera's image stands still again")
         if was == IDLE and tracker.state == THROW:
             self._dice_let_go()
         if observation is not None:

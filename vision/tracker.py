@@ -360,6 +360,12 @@ class ThrowTracker:
         self._border_prev: list[tuple[float, float]] = []
         self._snap = None
 
+    @property
+    def mount_loose(self) -> bool:
+        """The camera's mount was found loose (``loose_mount_px``): every frame is moved back
+        before it is compared. The table says so once (its log): fix the camera rigidly."""
+        return self._steady is not None and self._steady.loose
+
     def feed(self, timestamp: float, frame: np.ndarray) -> ThrowObservation | None:
         """Take the next frame (BGR, full resolution); return an observation when a throw ends.
 
