@@ -68,7 +68,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import vision.tracker as tracker_module  # noqa: E402
-from tests.support.throws import SIM_CASES, match  # noqa: E402
+from tests.support.throws import SIM_CASES, feed_clip, match  # noqa: E402
 from vision.camera_view import CameraView, CameraViewError  # noqa: E402
 from vision.cocked_cues import (  # noqa: E402
     CockedSettings,
@@ -142,7 +142,7 @@ def capture(world: str, seed0: int, throws: int, size: tuple[int, int], reader,
             tracker = tracker_module.ThrowTracker(clip.calibration, reader=reader,
                                                   annotate=False)
             judged.clear()
-            seen = [o for t, img in clip.frames if (o := tracker.feed(t, img)) is not None]
+            seen, _ = feed_clip(tracker, clip.frames)
             if len(seen) != 1 or len(judged) != 1:
                 log(f"  seed {seed}: {len(seen)} observations, left out")
                 continue

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tablectl.rulings import rule_throw  # noqa: E402
 from tests.support.throws import SIM_CASES as CASES  # noqa: E402
-from tests.support.throws import die_misses, match, pct, truth_ruling  # noqa: E402
+from tests.support.throws import die_misses, feed_clip, match, pct, truth_ruling  # noqa: E402
 from vision.tracker import ThrowTracker  # noqa: E402
 
 AFTER_S = 1.0  # seconds filmed after the dice rest and the hand has left
@@ -37,12 +37,7 @@ AFTER_S = 1.0  # seconds filmed after the dice rest and the hand has left
 def observe(clip, reader) -> list:
     """Every observation the tracker makes over the clip."""
     tracker = ThrowTracker(clip.calibration, reader=reader, annotate=False)
-    out = []
-    for t, img in clip.frames:
-        obs = tracker.feed(t, img)
-        if obs is not None:
-            out.append(obs)
-    return out
+    return feed_clip(tracker, clip.frames)[0]
 
 
 def the_throw(observations: list, truth: dict):

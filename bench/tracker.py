@@ -32,10 +32,12 @@ import numpy as np  # noqa: E402
 
 from tablectl.rulings import rule_throw  # noqa: E402
 from tests.support.throws import (  # noqa: E402
+    HOLD_S,
     SIM_CASES,
     THROW_CLIPS,
     CameraLook,
     die_misses,
+    feed_clip,
     match,
     pct,
     throw_clips,
@@ -130,18 +132,16 @@ def score_throw(stats: Counter, failures: list[str], label: str, truth: dict,
             failures.append(f"{label}: " + ", ".join(bad))
 
 
-def track(clip_calibration, frames, reader, settings) -> tuple[list, float, float]:
-    """Every observation the tracker makes over ``frames``, and the seconds it took: on the
-    clock, and of this process's CPU time (which the other processes of a loaded machine do
-    not inflate by taking the core away)."""
+def track(clip_calibration, frames, reader, settings,
+          hold_s: float = HOLD_S) -> tuple[list, float, float, int]:
+    """Every observation the tracker makes over ``frames`` (and the last frame held up to
+    ``hold_s`` while a throw is still open: ``HOLD_S``), the seconds it took: on the clock,
+    and of this process's CPU time (which the other processes of a loaded machine do not
+    inflate by taking the core away), and the frames fed (the held ones counted)."""
     tracker = ThrowTracker(clip_calibration, reader=reader, settings=settings)
-    observations = []
     t0, c0 = time.perf_counter(), time.process_time()
-    for t, img in frames:
-        obs = tracker.feed(t, img)
-        if obs is not None:
-            observations.append(obs)
-    return observations, time.perf_counter() - t0, time.process_time() - c0
+    observations, fed = feed_clip(tracker, frames, hold_s)
+    return observations, time.perf_counter() - t0, time.process_time() - c0, fed
 
 
 def run(
@@ -185,10 +185,10 @@ def run(
             failures.append(f"{case} seed {seed}: simulator failed: {exc}")
             continue
         render_s += time.perf_counter() - t0
-        observations, took, cpu_took = track(calibration, frames, reader, settings)
+        observations, took, cpu_took, fed = track(calibration, frames, reader, settings)
         elapsed += took
         cpu += cpu_took
-        frames_total += len(frames)
+        frames_total += fed
         score_throw(stats, failures, f"{case} seed {seed}", truth, observations)
     if verbose:
         for f in failures:
@@ -382,10 +382,10 @@ def run_clips(folder: Path, verbose: bool, use_reader: bool, overrides: dict | N
             if look.lens_k1 == "measured":
                 print(f"    {clip.name}: lens_k1 measured {clip.calibration.lens_k1:.4f}")
         frames = list(clip.frames())
-        observations, took, cpu_took = track(clip.calibration, frames, reader, settings)
+        observations, took, cpu_took, fed = track(clip.calibration, frames, reader, settings)
         elapsed += took
         cpu += cpu_took
-        frames_total += len(frames)
+        frames_total += fed
         own: Counter = Counter()
         failures: list[str] = []
         score_throw(own, failures, clip.name, clip.truth, observations)

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from tests.support.throws import SIM_CASES, match  # noqa: E402
+from tests.support.throws import SIM_CASES, feed_clip, match  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, world_of  # noqa: E402
 from vision.throw_geometry import WallContact  # noqa: E402
 from vision.tracker import ThrowTracker, TrackerSettings  # noqa: E402
@@ -55,11 +55,7 @@ def look_at(seed: int, size: tuple[int, int]) -> list[dict]:
         return found
 
     geo.wall_contacts = logged
-    observations = []
-    for t, img in frames:
-        obs = tracker.feed(t, img)
-        if obs is not None:
-            observations.append(obs)
+    observations, _ = feed_clip(tracker, frames)
     truth = clip.truth
     t_of = {k: t for k, (t, _) in enumerate(frames)}
     phys = truth.get("physical") or {}

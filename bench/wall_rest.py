@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from tests.support.throws import SIM_CASES, match  # noqa: E402
+from tests.support.throws import SIM_CASES, feed_clip, match  # noqa: E402
 from vision.camera_view import CameraView, CameraViewError  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, world_of  # noqa: E402
 from vision.throw_geometry import WallContact  # noqa: E402
@@ -83,7 +83,7 @@ def capture(seed0: int, throws: int, size: tuple[int, int], near: float, out,
             view = CameraView.from_area(clip.calibration.area, clip.calibration.back_wall, size)
         except CameraViewError:
             view = None
-        seen = [o for t, img in clip.frames if (o := tracker.feed(t, img)) is not None]
+        seen, _ = feed_clip(tracker, clip.frames)
         if len(seen) != 1:
             continue
         truth = clip.truth

@@ -140,6 +140,10 @@ class TrackerSettings:
         if, as taken, they would together move faster than they did by more than this many
         die edges per frame interval and exchanged not (``ThrowTracker._keep_energy``;
         ``inf``: never).
+    :param unmix_blob: a die that came out of a blob it shared with the other die, farther
+        from the wall, is judged for a wall strike also from where the blob's centre and the
+        other die's first sighting apart put it on the blob's last frame
+        (``ThrowTracker._unmixed_path``).
     :param cocked: how resting dice are judged cocked (``vision.cocked_cues.CockedSettings``).
     :param wall: how a path shows a wall strike (``vision.throw_geometry.WallContact``).
     """
@@ -163,6 +167,7 @@ class TrackerSettings:
     throw_speed: float = 100.0
     untangle_margin: float = 0.25
     energy_margin: float = 0.25
+    unmix_blob: bool = True
     cocked: CockedSettings = field(default_factory=CockedSettings)
     wall: WallContact = field(default_factory=WallContact)
 
@@ -1073,6 +1078,40 @@ class ThrowTracker:
             return tr.times, tr.xs, tr.ys
         return tr.times[after:], tr.xs[after:], tr.ys[after:]
 
+    def _unmixed_path(self, tr: DieTrack, dice: list[DieTrack]):
+        """The path of a die that shared a blob with another die up to a frame and came out of
+        it farther from the wall (its sightings while shared are left out of ``_own_path``),
+        with its place on the blob's last frame as the blob and the other die's first sighting
+        apart give it: the blob's centre is the pair's mean, so this die lay at twice the
+        blob's centre less the other's (that one's first sighting apart, moved back one frame
+        interval at its speed then). Two dice that strike the wall side by side at 30 fps are
+        one blurred blob there; the one leaving fast is first made out apart two or three
+        edges out, and its own path traced back at the speed it leaves falls short of the wall
+        (dev 84226). Empty for the others, or with ``TrackerSettings.unmix_blob`` off."""
+        none: tuple[list, list, list] = ([], [], [])
+        if not self.settings.unmix_blob or tr.shared_with is None:
+            return none
+        partner = next((o for o in dice if o.ident == tr.shared_with), None)
+        if partner is None or tr.shared_until not in tr.frames:
+            return none
+        k = tr.frames.index(tr.shared_until)
+        mine = [m for m, f in enumerate(tr.frames) if f > tr.shared_until]
+        theirs = [m for m, f in enumerate(partner.frames) if f > tr.shared_until]
+        if len(mine) < 2 or len(theirs) < 2:
+            return none
+        a, b = theirs[0], theirs[1]
+        if partner.frames[a] != tr.shared_until + 1 or partner.frames[b] != partner.frames[a] + 1:
+            return none
+        # the other die where it was on the blob's last frame: its first sighting apart, moved
+        # back at the speed of its first step apart
+        ox = 2 * partner.xs[a] - partner.xs[b]
+        oy = 2 * partner.ys[a] - partner.ys[b]
+        x, y = 2 * tr.xs[k] - ox, 2 * tr.ys[k] - oy
+        if self.geometry.wall_distance(x, y)[0] <= self.geometry.wall_distance(ox, oy)[0]:
+            return none  # it lay nearer the wall: its shared sightings are its own path's
+        return ([tr.times[k], *(tr.times[m] for m in mine)], [x, *(tr.xs[m] for m in mine)],
+                [y, *(tr.ys[m] for m in mine)])
+
     @staticmethod
     def _apart_path(tr: DieTrack):
         """The sightings of ``tr`` once apart from the blob it shared with another die: the
@@ -1215,7 +1254,8 @@ class ThrowTracker:
 
         def hit(tr: DieTrack) -> bool:
             return self.hit_wall(*self._own_path(tr, found + gone), others(tr)) or (
-                self.hit_wall(*self._apart_path(tr), others(tr)))
+                self.hit_wall(*self._apart_path(tr), others(tr))) or (
+                self.hit_wall(*self._unmixed_path(tr, found + gone), others(tr)))
 
         dice: list[DieObservation] = []
         for i, tr in enumerate(found):

@@ -16,10 +16,45 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.observation import DieObservation
 
+# A camera keeps giving frames after a clip's last: the simulator keeps 0.3 s after both dice
+# rest, less than a die lost from view takes to be given up (``TrackerSettings.lost_s`` 0.4 s,
+# then ``settle_s``). While a throw is still open at the clip's end, ``feed_clip`` gives the
+# last frame again, as a camera over dice at rest gives it, for up to this long (seconds).
+HOLD_S = 1.0
+
 SIM_CASES = ["both_hit", "one_hits", "none_hits", "out_of_area", "cocked_wall", "cocked_die"]
 
 # the second renderer's clips, beside the repository (tests skip when they are not there)
 THROW_CLIPS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "throw-clips"
+
+
+def feed_clip(tracker, frames, hold_s: float = HOLD_S) -> tuple[list, int]:
+    """Feed a clip's ``frames`` ((timestamp, BGR image) pairs, a list or lazily rendered) to a
+    ``ThrowTracker``, then, while a throw is still open, its last frame again at the clip's
+    frame interval for up to ``hold_s`` seconds (``HOLD_S``). Returns the observations made and
+    the frames fed (the held ones counted)."""
+    from vision.tracker import IDLE
+
+    observations: list = []
+    fed = 0
+    before = last = None
+    for t, img in frames:
+        obs = tracker.feed(t, img)
+        fed += 1
+        if obs is not None:
+            observations.append(obs)
+        before, last = last, (t, img)
+    if before is None or tracker.state == IDLE:
+        return observations, fed
+    dt = last[0] - before[0]
+    for k in range(1, int(hold_s / dt) + 1 if dt > 0 else 0):
+        obs = tracker.feed(last[0] + k * dt, last[1].copy())
+        fed += 1
+        if obs is not None:
+            observations.append(obs)
+        if tracker.state == IDLE:
+            break
+    return observations, fed
 
 
 def truth_ruling(truth: dict) -> str:
