@@ -169,6 +169,11 @@ class CockedSettings:
         shaded front face the change and shadow tests take for felt). None: off.
     :param wall_band_alone: ...only for a die with no other die within this many die edges
         (it may be what the other leans on).
+    :param wall_band_agree: for such a die (alone), the band measured on that silhouette too
+        must show a flat die's front, where it can be measured, for the first to clear: the
+        two measure one face, and where they disagree one of them is wrong (a die of the
+        felt's colour leaning 11 degrees read 0.30 edge of front face on the first, 0.18 on
+        the second, its lean's 0.37 - sin 11: dev 82104 at 1280x720, docs/replay.md).
     :param wall_band_depth: a top whose front edge lies nearer the reader's centre than
         ``wall_band_top`` (the centre off the top's) is whole when its region in the strip is
         this deep (die edges, low and high: a flat top, seen in perspective and blurred)...
@@ -179,8 +184,11 @@ class CockedSettings:
     :param wall_distance_weight: see ``wall_top_shift``.
     :param wall_pip_margin: a die the wall cue flags is cleared when the wall cue, measured
         from its top face's centre as its pips give it (``top_pips``) rather than the reader's,
-        finds it this many die edges (the pips' centre's error) past ``wall_top_shift``: its
+        finds it this many die edges (the pips' centre's error) past ``wall_pip_bar``: its
         top sits wall-ward of its silhouette as a flat die's does.
+    :param wall_pip_bar: the bar of ``wall_pip_margin``: the wall cue's own bar before it
+        went from 0.2 to 0.22 (``wall_top_shift``), which was raised for the reader's centre,
+        up to 0.1 edge off the top's; the pips' centre is not.
     :param wall_pips: clear by the pips (``wall_pip_margin``) at all.
     :param wall_pip_agree: ...only where the pips are as many as the reader's face and their
         centre lies within this many die edges of the reader's (both saw the same face).
@@ -331,6 +339,11 @@ class CockedSettings:
         leaning die read as a one at 0.985, the reader's cocked share 0.52, the lean model's
         belief 0.9995; paid without it). It only adds a flag; None: off.
     :param wall_lean_share: see ``wall_lean_keep``.
+    :param wall_unseen_area: a die within the wall cue's reach (``wall_near``) whose rest
+        silhouette (its rotated box) covers less than this many die edges squared (a flat
+        die's top alone covers one) is flagged: the cues cannot see it (a die of the felt's
+        colour, its shaded faces passing for felt), and a die rests tilted against the wall.
+        It only adds a flag; None: off (``unseen_at_wall``).
     """
 
     geometric_cocked: bool = True
@@ -345,11 +358,12 @@ class CockedSettings:
     wall_face_excess: float = 0.08
     wall_lean: float = 0.42
     wall_near: float = 0.87
-    wall_top_shift: float = 0.2
+    wall_top_shift: float = 0.22
     wall_share_weight: float = 0.0
     wall_distance_weight: float = 0.2
     wall_pips: bool = True
     wall_pip_margin: float = 0.02
+    wall_pip_bar: float = 0.2
     wall_pip_agree: float = 0.15
     wall_rim_clear: float = 0.12
     wall_rim_high: float = 0.08
@@ -367,6 +381,7 @@ class CockedSettings:
     wall_band_seams: bool = True
     wall_band_chroma: float | None = 0.07
     wall_band_alone: float = 1.8
+    wall_band_agree: bool = True
     wall_band_depth: tuple[float, float] = (0.85, 1.2)
     wall_band_back_gap: float = 0.1
     wall_band_top_low: float = 0.3
@@ -402,6 +417,7 @@ class CockedSettings:
     lean_clear_share: float = 0.9
     wall_lean_keep: float | None = 0.999
     wall_lean_share: float = 0.3
+    wall_unseen_area: float | None = 0.5
 
 
 def cocked_share(reading) -> float:
@@ -541,7 +557,7 @@ def flat_by_pips(geometry: TableGeometry, settings: CockedSettings, frame: np.nd
     """For each die the wall cue flags (``walls``), whether the wall cue measured from its top
     face's centre as its pips give it (``top_pips``: their mean, which the felt's colour, the
     die's shadow and a glare beside the pips do not move) finds its top wall-ward of its
-    silhouette by ``wall_pip_margin`` past ``wall_top_shift``: that clears the wall cue's flag.
+    silhouette by ``wall_pip_margin`` past ``wall_pip_bar``: that clears the wall cue's flag.
     Only where the pips are as many as the reader's face (its value, else its ``best_face``)
     and their centre lies within ``wall_pip_agree`` of the reader's: the pips of a side face
     taken in with the top's, or of a face the reader did not read, clear nothing. False for
@@ -558,7 +574,7 @@ def flat_by_pips(geometry: TableGeometry, settings: CockedSettings, frame: np.nd
         if centre is None:
             continue
         shift = wall_shift(geometry, settings, box, centre, cocked_share(rd))
-        out[i] = shift <= -(settings.wall_top_shift + settings.wall_pip_margin)
+        out[i] = shift <= -(settings.wall_pip_bar + settings.wall_pip_margin)
     return out
 
 
@@ -688,8 +704,9 @@ def flat_fronts(silhouettes: RestSilhouettes, settings: CockedSettings, frame: n
     clears the wall cue's flag. Where it does not, and no other die lies within
     ``wall_band_alone`` die edges, the band is measured again on the silhouette that takes in
     the pixels off the felt's chromaticity (``wall_band_chroma``: a die of the felt's colour,
-    whose shaded front face passes for felt or shadow). False for the others, without a camera
-    view, or with ``wall_band_clear`` off."""
+    whose shaded front face passes for felt or shadow); where it does, that measure must agree
+    if it can be taken (``wall_band_agree``). False for the others, without a camera view, or
+    with ``wall_band_clear`` off."""
     out = [False] * len(boxes)
     if settings.wall_band_clear <= 0 or not any(walls):
         return out
@@ -714,9 +731,17 @@ def flat_fronts(silhouettes: RestSilhouettes, settings: CockedSettings, frame: n
         # passes a shadow's hue as readily as a face's, does not clear it
         alone = all(math.dist(boxes[i][0], boxes[j][0]) > settings.wall_band_alone * die
                     for j in range(len(boxes)) if j != i)
-        if not out[i] and settings.wall_band_chroma is not None and alone:
-            out[i] = _flat_front(front_band(silhouettes, frame, tops[i], others, top_max,
-                                            settings.wall_band_chroma), toward, settings)
+        if settings.wall_band_chroma is None or not alone:
+            continue
+        if out[i] and not settings.wall_band_agree:
+            continue
+        by_chroma = front_band(silhouettes, frame, tops[i], others, top_max,
+                               settings.wall_band_chroma)
+        if out[i]:
+            # both measure the one front face: where they disagree, when in doubt, flag
+            out[i] = by_chroma is None or _flat_front(by_chroma, toward, settings)
+        else:
+            out[i] = _flat_front(by_chroma, toward, settings)
     return out
 
 
@@ -1557,8 +1582,9 @@ def judge_cocked(
         settings.geometric_cocked and n and t is True for n, t in zip(near, tilted, strict=True)
     ]
     if settings.geometric_cocked:
-        face_flags = [f or w for f, w in zip(
-            face_flags, wall_faces(silhouettes, settings, frame, boxes, readings), strict=True)]
+        face_flags = [f or w or u for f, w, u in zip(
+            face_flags, wall_faces(silhouettes, settings, frame, boxes, readings),
+            unseen_at_wall(geometry, settings, boxes), strict=True)]
     paired = (
         pairs(silhouettes, settings, frame, boxes, readings, walls, beliefs, tilted)
         if settings.geometric_cocked
@@ -1601,6 +1627,21 @@ def judge_cocked(
                 flag = False
         cocked.append(bool(flag or face_flags[i] or kept[i]))
     return values, cocked
+
+
+def unseen_at_wall(geometry: TableGeometry, settings: CockedSettings, boxes: list) -> list[bool]:
+    """For each die, whether it lies within the wall cue's reach with a rest silhouette too
+    small for the cues to judge (``wall_unseen_area``): when in doubt, flag."""
+    bar = settings.wall_unseen_area
+    if bar is None:
+        return [False] * len(boxes)
+    die = geometry.die
+    out = []
+    for (centre, (w, h), _) in boxes:
+        d_wall, u_wall = geometry.wall_distance(*centre)
+        out.append(-0.02 <= u_wall <= 1.02 and d_wall < settings.wall_near * die
+                   and w * h < bar * die * die)
+    return out
 
 
 def lean_kept(geometry: TableGeometry, settings: CockedSettings, boxes: list, readings: list,

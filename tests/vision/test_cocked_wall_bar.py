@@ -1,0 +1,76 @@
+"""Dice leaning on the back wall that were paid before (R-I2: a cocked die is the operator's),
+each flagged now by one change of the wall cues (docs/replay.md, "How the other cues' settings
+were chosen": ``wall_top_shift``, ``wall_band_agree``, ``wall_unseen_area``). Dev seeds of the
+physical world (never >= 90000, those are never tuned on), thrown as the bench's
+``cocked_wall`` case."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.support.throws import feed_clip, match
+from vision.calibration import Calibration
+from vision.cocked_cues import CockedSettings, unseen_at_wall
+from vision.dice import DiceReader
+from vision.simulator import simulate_throw
+from vision.simulator.worlds import world_of
+from vision.throw_geometry import TableGeometry
+from vision.tracker import ThrowTracker, TrackerSettings
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return DiceReader()
+
+
+def leaning_die_flagged(seed: int, size: tuple[int, int], reader, **cocked) -> bool:
+    """Whether the tracker flags the die leaning on the wall in dev throw ``seed``."""
+    clip = simulate_throw(seed=seed, scenario="cocked_wall", size=size,
+                          **world_of("physical", seed, 60.0))
+    (leaning,) = [d for d in clip.truth["dice"] if d["cocked"]]
+    assert leaning["cocked_on"] == "wall" and 10 <= leaning["cocked_tilt_deg"] <= 30
+    settings = TrackerSettings(cocked=replace(CockedSettings(), **cocked))
+    tracker = ThrowTracker(clip.calibration, reader=reader, annotate=False, settings=settings)
+    (obs,), _ = feed_clip(tracker, clip.frames)
+    seen = match(clip.truth["dice"], obs.dice)[clip.truth["dice"].index(leaning)]
+    assert seen is not None and seen.center is not None
+    return bool(seen.cocked)
+
+
+def test_a_top_barely_wall_ward_of_its_silhouette_is_flagged(reader):
+    """Dev 82136: a black die leaning 10.4 degrees under a steep view; its top sits 0.209 edge
+    wall-ward of its silhouette (flat dice at the wall: -0.34..-0.07)."""
+    assert leaning_die_flagged(82136, (640, 480), reader)
+    assert not leaning_die_flagged(82136, (640, 480), reader, wall_top_shift=0.2)
+
+
+def test_a_front_face_the_two_silhouettes_disagree_on_does_not_clear(reader):
+    """Dev 82104 at 1280x720: a blue die on blue felt leaning 11.2 degrees; its front face reads
+    0.30 edge on the changed pixels (a flat die's 0.37 within the 0.08 allowed), 0.18 on the
+    pixels off the felt's colour (a lean's)."""
+    assert leaning_die_flagged(82104, (1280, 720), reader)
+    assert not leaning_die_flagged(82104, (1280, 720), reader, wall_band_agree=False)
+
+
+def test_a_die_at_the_wall_too_little_seen_to_judge_is_flagged(reader):
+    """Dev 82026 at 1280x720: a green die on green felt leaning 26.5 degrees on the wall, its
+    top and a side face plain to a person; its shaded faces pass for felt and its silhouette
+    is 0.44 by 0.83 edge, so no cue can judge it."""
+    assert leaning_die_flagged(82026, (1280, 720), reader)
+    assert not leaning_die_flagged(82026, (1280, 720), reader, wall_unseen_area=None)
+
+
+def test_only_a_small_silhouette_within_the_walls_reach_is_unseen():
+    die = 40.0
+    cal = Calibration(area=((50.0, 60.0), (590.0, 60.0), (600.0, 440.0), (40.0, 440.0)),
+                      back_wall=((50.0, 60.0), (590.0, 60.0)), die_px=die)
+    geometry, settings = TableGeometry(cal), CockedSettings()
+    small = (0.6 * die, 0.7 * die)  # 0.42 of a face
+    at_wall = ((300.0, 60.0 + 0.6 * die), small, 0.0)
+    out = ((300.0, 60.0 + 2.0 * die), small, 0.0)
+    whole = ((300.0, 60.0 + 0.6 * die), (die, 1.1 * die), 0.0)
+    assert unseen_at_wall(geometry, settings, [at_wall, out, whole]) == [True, False, False]
+    off = CockedSettings(wall_unseen_area=None)
+    assert unseen_at_wall(geometry, off, [at_wall]) == [False]
