@@ -510,7 +510,16 @@ def main() -> int:
     ap.add_argument("--models", type=Path, default=None, metavar="DIR",
                     help="read with the nets and card in DIR (a candidate's folder, as "
                          "tools/train_detector.py model-dir writes) instead of vision/models")
+    ap.add_argument("--cases", default=",".join(SIM_CASES), metavar="CASE,CASE",
+                    help="the cases thrown in turn (default: all); e.g. --cases cocked_wall "
+                         "for enough cocked throws to see one paid in a hundred")
     args = ap.parse_args()
+    global CASES
+    CASES = [c for c in args.cases.split(",") if c]
+    unknown = sorted(set(CASES) - set(SIM_CASES))
+    if unknown or not CASES:
+        ap.error(f"--cases {args.cases!r}: unknown {', '.join(unknown) or 'none given'}; "
+                 f"choose from {', '.join(SIM_CASES)}")
     if args.models is not None:
         if not (args.models / "dice_reader.json").is_file():
             ap.error(f"--models {args.models}: no dice_reader.json there; give a folder laid "
