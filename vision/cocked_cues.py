@@ -415,8 +415,8 @@ class CockedSettings:
     pair_wall_keep: float | None = 0.5
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
-    wall_lean_keep: float | None = 0.999
-    wall_lean_share: float = 0.3
+    wall_lean_keep: float | None = 0.98
+    wall_lean_share: float = 0.25
     wall_unseen_area: float | None = 0.5
 
 
