@@ -1201,7 +1201,9 @@ class ThrowTracker:
     ) -> ThrowObservation:
         """The observation of the throw, on ``frame`` (its work-res copy ``work``, taken at
         time ``t``, frame ``index``: by default the current one; an earlier rest frame when a
-        hand came to the dice before they were read)."""
+        hand came to the dice before they were read): the dice at rest and those lost
+        (``_dice_of_the_throw``), their rest boxes and readings (``_read_at_rest``), the
+        cocked cues, then each die's wall strike and area (``_die_at_rest``, ``_die_lost``)."""
         frame = self._full(frame)
         if index is None:
             index = self.frame_index
@@ -1210,18 +1212,7 @@ class ThrowTracker:
                 keep = sum(1 for f in tr.frames if f <= index)
                 del tr.frames[keep:], tr.times[keep:], tr.xs[keep:], tr.ys[keep:]
             self._tracks = [tr for tr in self._tracks if tr.frames]
-        found = [tr for tr in self._tracks if not tr.gone and len(tr.xs) >= 1]
-        found = [tr for tr in found if tr.moved or len(tr.xs) >= 3]
-        for tr in [tr for tr in found if not (tr.moved or tr.came_in or tr.was_resting)]:
-            if self._is_ghost(tr, work):
-                self._heal(tr, work)
-                found.remove(tr)
-        gone = [tr for tr in self._tracks if tr.gone and tr.moved]
-        # Lost dice account for the dice missing at rest; more lost tracks than that were
-        # pieces of something else (a shadow's edge, a hand).
-        gone.sort(key=lambda tr: len(tr.xs), reverse=True)
-        gone = gone[: max(0, self.settings.expected_dice - len(found))]
-        self._fill_from_twins(found + gone)
+        found, gone = self._dice_of_the_throw(work)
         silhouettes = RestSilhouettes(
             self.geometry,
             self._start_image,
@@ -1232,68 +1223,15 @@ class ThrowTracker:
             self.settings.diff_threshold,
         )
         found = self._one_die_seen_twice(frame, found, silhouettes)
-        boxes, shapes = [], []
-        for tr in found:
-            box, squareness = silhouettes.rest_box(frame, tr, [o for o in found if o is not tr])
-            boxes.append(box)
-            shapes.append(squareness)
-        readings: list[Any] = []
-        if self.reader is not None and boxes:
-            # the reader looks for the die near the box's size: a silhouette swollen by a
-            # shadow or a die leaning on it must not make it look for a bigger die
-            lo, hi = 0.8 * self._die, 1.3 * self._die
-            sized = [
-                (c, (min(max(w, lo), hi), min(max(h, lo), hi)), a) for c, (w, h), a in boxes
-            ]
-            readings = list(self.reader.read_at(frame, sized, die_px=self._die))
+        boxes, readings = self._read_at_rest(frame, found, silhouettes)
         values, cocked = judge_cocked(
             silhouettes, self.settings.cocked, self.reader, frame, boxes, readings
         )
-        def others(tr: DieTrack) -> list[DieTrack]:
-            return [o for o in found + gone if o is not tr]
-
-        def hit(tr: DieTrack) -> bool:
-            return self.hit_wall(*self._own_path(tr, found + gone), others(tr)) or (
-                self.hit_wall(*self._apart_path(tr), others(tr))) or (
-                self.hit_wall(*self._unmixed_path(tr, found + gone), others(tr)))
-
-        dice: list[DieObservation] = []
-        for i, tr in enumerate(found):
-            rd = readings[i] if i < len(readings) else None
-            cx, cy = boxes[i][0]
-            moved = tr.moved or tr.came_in or not tr.was_resting
-            # rule 6: at rest against the wall, it touched it (a die that did not move lies
-            # where it lay before the throw: its place says nothing of this throw)
-            at_wall = moved and self.geometry.rests_at_wall(
-                self.geometry.rest_gap(boxes[i], self._view))
-            dice.append(
-                DieObservation(
-                    value=values[i] if i < len(values) else None,
-                    confidence=0.0 if rd is None else float(rd.confidence),
-                    cocked=cocked[i],
-                    hit_wall=hit(tr) or at_wall,
-                    left_area=self.left_area(tr.xs, tr.ys, False),
-                    at_rest_in_area=self.geometry.inside(cx, cy),
-                    center=(cx, cy),
-                    track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
-                    moved=moved,
-                    box=boxes[i],
-                )
-            )
-        for tr in gone:
-            dice.append(
-                DieObservation(
-                    value=None,
-                    confidence=0.0,
-                    cocked=False,
-                    hit_wall=hit(tr),
-                    left_area=self.left_area(tr.xs, tr.ys, True, tr.velocity()),
-                    at_rest_in_area=False,
-                    center=None,
-                    track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
-                    moved=True,
-                )
-            )
+        dice = [
+            self._die_at_rest(tr, boxes[i], readings[i] if i < len(readings) else None,
+                              values[i] if i < len(values) else None, cocked[i], found + gone)
+            for i, tr in enumerate(found)
+        ] + [self._die_lost(tr, found + gone) for tr in gone]
         n_found = len(found)
         exp = self.settings.expected_dice
         obs = ThrowObservation(
@@ -1317,3 +1255,82 @@ class ThrowTracker:
         self._idle_mask = None
         self._tracks = []
         return obs
+
+    def _dice_of_the_throw(self, work: np.ndarray) -> tuple[list[DieTrack], list[DieTrack]]:
+        """The tracks that are dice of this throw: those found at rest (a ghost of a die that
+        lay there before the throw healed into the background and left out) and those lost
+        from view, as many as the dice missing at rest (more lost tracks than that were pieces
+        of something else: a shadow's edge, a hand), their gaps filled from their twins."""
+        found = [tr for tr in self._tracks if not tr.gone and len(tr.xs) >= 1]
+        found = [tr for tr in found if tr.moved or len(tr.xs) >= 3]
+        for tr in [tr for tr in found if not (tr.moved or tr.came_in or tr.was_resting)]:
+            if self._is_ghost(tr, work):
+                self._heal(tr, work)
+                found.remove(tr)
+        gone = [tr for tr in self._tracks if tr.gone and tr.moved]
+        gone.sort(key=lambda tr: len(tr.xs), reverse=True)
+        gone = gone[: max(0, self.settings.expected_dice - len(found))]
+        self._fill_from_twins(found + gone)
+        return found, gone
+
+    def _read_at_rest(self, frame: np.ndarray, found: list[DieTrack],
+                      silhouettes: RestSilhouettes) -> tuple[list, list]:
+        """Each die's rest box on the full-resolution ``frame`` and the reader's readings of
+        them (none without a reader)."""
+        boxes = [silhouettes.rest_box(frame, tr, [o for o in found if o is not tr])[0]
+                 for tr in found]
+        readings: list[Any] = []
+        if self.reader is not None and boxes:
+            # the reader looks for the die near the box's size: a silhouette swollen by a
+            # shadow or a die leaning on it must not make it look for a bigger die
+            lo, hi = 0.8 * self._die, 1.3 * self._die
+            sized = [
+                (c, (min(max(w, lo), hi), min(max(h, lo), hi)), a) for c, (w, h), a in boxes
+            ]
+            readings = list(self.reader.read_at(frame, sized, die_px=self._die))
+        return boxes, readings
+
+    def _struck_wall(self, tr: DieTrack, dice: list[DieTrack]) -> bool:
+        """Whether die ``tr`` struck the back wall by its path (``hit_wall``, the other
+        ``dice`` beside it): its own path, its sightings apart from a blob it shared, or its
+        place unmixed from that blob (``_own_path``, ``_apart_path``, ``_unmixed_path``)."""
+        others = [o for o in dice if o is not tr]
+        return (self.hit_wall(*self._own_path(tr, dice), others)
+                or self.hit_wall(*self._apart_path(tr), others)
+                or self.hit_wall(*self._unmixed_path(tr, dice), others))
+
+    def _die_at_rest(self, tr: DieTrack, box, reading, value, cocked: bool,
+                     dice: list[DieTrack]) -> DieObservation:
+        """The observation of a die found at rest (its rest ``box``, ``reading``, judged
+        ``value`` and ``cocked``; ``dice``: every die of the throw)."""
+        cx, cy = box[0]
+        moved = tr.moved or tr.came_in or not tr.was_resting
+        # rule 6: at rest against the wall, it touched it (a die that did not move lies
+        # where it lay before the throw: its place says nothing of this throw)
+        at_wall = moved and self.geometry.rests_at_wall(self.geometry.rest_gap(box, self._view))
+        return DieObservation(
+            value=value,
+            confidence=0.0 if reading is None else float(reading.confidence),
+            cocked=cocked,
+            hit_wall=self._struck_wall(tr, dice) or at_wall,
+            left_area=self.left_area(tr.xs, tr.ys, False),
+            at_rest_in_area=self.geometry.inside(cx, cy),
+            center=(cx, cy),
+            track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
+            moved=moved,
+            box=box,
+        )
+
+    def _die_lost(self, tr: DieTrack, dice: list[DieTrack]) -> DieObservation:
+        """The observation of a die lost from view (judged where it was heading)."""
+        return DieObservation(
+            value=None,
+            confidence=0.0,
+            cocked=False,
+            hit_wall=self._struck_wall(tr, dice),
+            left_area=self.left_area(tr.xs, tr.ys, True, tr.velocity()),
+            at_rest_in_area=False,
+            center=None,
+            track=list(zip(tr.frames, tr.xs, tr.ys, strict=True)),
+            moved=True,
+        )
