@@ -160,8 +160,8 @@ class RestSilhouettes:
         return mask, xx, yy
 
     def rest_box(self, frame: np.ndarray, tr: DieTrack, others: list[DieTrack]):
-        """The die's rotated rectangle on the full-resolution rest frame, and its squareness
-        (long side over short side); ``others``: the other dice at rest."""
+        """The die's rotated rectangle on the full-resolution rest frame (a die's size where
+        it cannot be cut out); ``others``: the other dice at rest."""
         die = self.geometry.die
         h, w = frame.shape[:2]
         cx, cy = tr.last
@@ -169,11 +169,11 @@ class RestSilhouettes:
         x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
         x1, y1 = min(w, int(cx) + r + 1), min(h, int(cy) + r + 1)
         if x1 - x0 < 3 or y1 - y0 < 3:
-            return ((cx, cy), (die, die), 0.0), 1.0
+            return ((cx, cy), (die, die), 0.0)
         roi = frame[y0:y1, x0:x1]
         bg = self.felt(x0, y0, x1, y1, roi)
         if bg is None or bg.shape != roi.shape:
-            return ((cx, cy), (die, die), 0.0), 1.0
+            return ((cx, cy), (die, die), 0.0)
         mask, xx, yy = self.die_mask(roi, bg, x0, y0)
         # pixels nearer another die belong to it (dice that touch)
         if others:
@@ -185,15 +185,10 @@ class RestSilhouettes:
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         n, lab, st, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n < 2:
-            return ((cx, cy), (die, die), 0.0), 1.0
+            return ((cx, cy), (die, die), 0.0)
         k = 1 + int(np.argmax(st[1:, cv2.CC_STAT_AREA]))
         ys, xs = np.nonzero(lab == k)
         pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
         box = cv2.minAreaRect(pts)
         (bw, bh) = box[1]
-        squareness = max(bw, bh) / max(1.0, min(bw, bh))
-        return (
-            (float(box[0][0]), float(box[0][1])),
-            (float(bw), float(bh)),
-            float(box[2]),
-        ), squareness
+        return (float(box[0][0]), float(box[0][1])), (float(bw), float(bh)), float(box[2])

@@ -1277,7 +1277,7 @@ class ThrowTracker:
                       silhouettes: RestSilhouettes) -> tuple[list, list]:
         """Each die's rest box on the full-resolution ``frame`` and the reader's readings of
         them (none without a reader)."""
-        boxes = [silhouettes.rest_box(frame, tr, [o for o in found if o is not tr])[0]
+        boxes = [silhouettes.rest_box(frame, tr, [o for o in found if o is not tr])
                  for tr in found]
         readings: list[Any] = []
         if self.reader is not None and boxes:
