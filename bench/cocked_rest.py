@@ -3,6 +3,7 @@
     .venv/bin/python bench/cocked_rest.py capture --world physical --seed 80000 --throws 200 \\
         --size 640x480 --out /tmp/rest-80000.pkl
     .venv/bin/python bench/cocked_rest.py judge /tmp/rest-80000.pkl [...] [--set NAME=VALUE ...] [-v]
+    .venv/bin/python bench/cocked_rest.py --lean CANDIDATE.onnx judge /tmp/rest-80000.pkl [...]
     .venv/bin/python bench/cocked_rest.py features /tmp/rest-80000.pkl [...]
     .venv/bin/python bench/cocked_rest.py faces /tmp/rest-80000.pkl [...]
     .venv/bin/python bench/cocked_rest.py pips /tmp/rest-80000.pkl [...]
@@ -1399,6 +1400,8 @@ def parse_set(items: list[str]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lean", type=Path, default=None, metavar="ONNX",
+                    help="ask this lean model (tools/train_lean.py) instead of the shipped one")
     sub = ap.add_subparsers(dest="step", required=True)
     cap = sub.add_parser("capture", help="simulate, track and keep the rest frames")
     cap.add_argument("--world", choices=WORLDS, default="physical")
@@ -1473,6 +1476,10 @@ def main(argv: list[str] | None = None) -> int:
     from vision.dice import DiceReader
 
     reader = DiceReader()
+    if args.lean is not None:
+        from vision.die_lean import LeanJudge
+
+        reader.lean = LeanJudge(args.lean)
     if args.step == "capture":
         w, _, h = args.size.partition("x")
         cases = [c for c in args.cases.split(",") if c]

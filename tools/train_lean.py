@@ -42,19 +42,23 @@ def log(*a) -> None:
     print(time.strftime("%H:%M:%S"), *a, flush=True)
 
 
-def throw_crops(seed: int, per_die: int = 3):
-    """Crops of the dice at rest in one simulated throw: (crops, labels, meta)."""
+def throw_crops(seed: int, per_die: int = 3, world: str = "default"):
+    """Crops of the dice at rest in one simulated throw of ``world`` (``worlds.world_of``: the
+    physical world draws its own frame rate, tilt, rails, lamp and blur from the seed): (crops,
+    labels, meta)."""
     import cv2
 
     from vision.simulator import simulate_throw
+    from vision.simulator.worlds import world_of
     from vision.throw_geometry import TableGeometry
 
     rng = np.random.default_rng([seed, 77])
     case = CASES[seed % len(CASES)]
     size = SIZES[(seed // len(CASES)) % len(SIZES)]
     die_px = None if rng.random() < 0.6 else float(rng.uniform(28, 64)) * size[1] / 480
+    kwargs = world_of(world, seed, 60.0)  # an unknown world is the caller's error: raised
     try:
-        clip = simulate_throw(seed=seed, scenario=case, size=size, fps=60.0, die_px=die_px)
+        clip = simulate_throw(seed=seed, scenario=case, size=size, die_px=die_px, **kwargs)
     except Exception:  # noqa: BLE001 - a launch the simulator could not make: skip it
         return [], [], []
     truth = clip.truth
@@ -89,17 +93,19 @@ def throw_crops(seed: int, per_die: int = 3):
     return xs, ys, meta
 
 
-def make_data(first: int, n: int, out: Path, workers: int) -> None:
+def make_data(first: int, n: int, out: Path, workers: int, world: str = "default") -> None:
+    from functools import partial
     from multiprocessing import Pool
 
     xs, ys, meta = [], [], []
     t0 = time.time()
+    crops = partial(throw_crops, world=world)
     with Pool(workers) as pool:
-        for k, (x, y, m) in enumerate(pool.imap(throw_crops, range(first, first + n), 8)):
+        for k, (x, y, m) in enumerate(pool.imap(crops, range(first, first + n), 8)):
             xs += x
             ys += y
             meta += m
-            if (k + 1) % 500 == 0:
+            if (k + 1) % 250 == 0:
                 log(f"{k + 1}/{n} throws, {len(ys)} crops, {sum(ys)} leaning "
                     f"({time.time() - t0:.0f} s)")
     np.savez_compressed(out, x=np.stack(xs), y=np.array(ys, np.int64),
@@ -123,24 +129,36 @@ def lean_net():
     )
 
 
-def jitter(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Brightness, contrast and per-channel gain, as cameras and lights differ."""
+def jitter(x: np.ndarray, rng: np.random.Generator, blur_noise: bool = False) -> np.ndarray:
+    """Brightness, contrast and per-channel gain, as cameras and lights differ; with
+    ``blur_noise``, also a soft focus (a Gaussian blur of sigma 0.5-1.2 px on a fifth of the
+    crops) and a sensor's noise (sigma 0-6 levels on half of them)."""
     x = x.astype(np.float32)
     n = len(x)
+    if blur_noise:
+        import cv2
+
+        for k in np.nonzero(rng.random(n) < 0.2)[0]:
+            x[k] = cv2.GaussianBlur(x[k], (0, 0), float(rng.uniform(0.5, 1.2)))
+        noisy = rng.random(n) < 0.5
+        x[noisy] += rng.normal(0, 1, x[noisy].shape).astype(np.float32) * rng.uniform(
+            0, 6, (int(noisy.sum()), 1, 1, 1)).astype(np.float32)
     gain = rng.uniform(0.75, 1.25, (n, 1, 1, 1)) * rng.uniform(0.9, 1.1, (n, 1, 1, 3))
     bias = rng.uniform(-25, 25, (n, 1, 1, 1))
     return np.clip(x * gain + bias, 0, 255)
 
 
-def train(data: Path, val: Path | None, epochs: int, lr: float, out: Path, threads: int) -> None:
+def train(data: list[Path], val: Path | None, epochs: int, lr: float, out: Path,
+          threads: int, blur_noise: bool = False) -> None:
     import torch
     import torch.nn.functional as F
 
     torch.set_num_threads(threads)
     torch.manual_seed(1)
     rng = np.random.default_rng(1)
-    d = np.load(data)
-    x_all, y_all = d["x"], d["y"]
+    parts = [np.load(p) for p in data]
+    x_all = np.concatenate([d["x"] for d in parts])
+    y_all = np.concatenate([d["y"] for d in parts])
     log(f"train: {len(y_all)} crops, {int(y_all.sum())} leaning")
     v = np.load(val) if val else None
     net = lean_net()
@@ -160,7 +178,7 @@ def train(data: Path, val: Path | None, epochs: int, lr: float, out: Path, threa
         tot = 0.0
         for i in range(0, len(perm), bs):
             idx = perm[i : i + bs]
-            xb = tens(jitter(x_all[idx], rng))
+            xb = tens(jitter(x_all[idx], rng, blur_noise))
             yb = torch.from_numpy(y_all[idx]).float()
             loss = F.binary_cross_entropy_with_logits(net(xb)[:, 0], yb, pos_weight=pos_weight)
             opt.zero_grad()
@@ -200,6 +218,48 @@ def describe(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> str:
             f"close flat {fa_close:.4f} ({(flat & close).sum()})")
 
 
+def at_bars(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> str:
+    """The beliefs where the tracker reads them (vision.cocked_cues.CockedSettings): a close
+    pair is cleared only at ``pair_min_lean`` 0.1 or less, a reader-only flag at ``lean_clear``
+    0.02; a die within ``wall_near`` (0.87 edge) of the wall is flagged at ``wall_lean_keep``
+    0.98 (with the reader), and a close pair by the wall kept at ``pair_wall_keep`` 0.5."""
+    close, wall = meta[:, 2] < 1.6, meta[:, 3] < 0.87
+    lean, flat = y == 1, y == 0
+    on_wall, on_die = lean & (meta[:, 4] == 1), lean & (meta[:, 4] == 0)
+
+    def share(mask, test):
+        n = int(mask.sum())
+        return f"{(test[mask]).mean() * 100:5.2f}% of {n}" if n else "-"
+
+    return "\n".join([
+        f"  leaning on the wall: >= 0.98 {share(on_wall, p >= 0.98)}; <= 0.1 {share(on_wall, p <= 0.1)}",
+        f"  leaning on the die:  >= 0.5 {share(on_die, p >= 0.5)}; <= 0.1 {share(on_die, p <= 0.1)}",
+        f"  flat, close (< 1.6): <= 0.1 {share(flat & close, p <= 0.1)}; >= 0.5 "
+        f"{share(flat & close, p >= 0.5)}",
+        f"  flat, at the wall:   >= 0.98 {share(flat & wall, p >= 0.98)}; >= 0.5 "
+        f"{share(flat & wall, p >= 0.5)}",
+        f"  flat, all:           <= 0.02 {share(flat, p <= 0.02)}; >= 0.5 {share(flat, p >= 0.5)}",
+    ])
+
+
+def evaluate(model: Path, data: list[Path]) -> None:
+    """The model as the table runs it (``cv2.dnn``) on labelled crops."""
+    import cv2
+
+    net = cv2.dnn.readNetFromONNX(str(model))
+    for path in data:
+        d = np.load(path)
+        x, y, meta = d["x"], d["y"], d["meta"]
+        out = []
+        for i in range(0, len(x), 256):
+            blob = x[i : i + 256].astype(np.float32).transpose(0, 3, 1, 2) / 255 - 0.5
+            net.setInput(np.ascontiguousarray(blob))
+            out.append(net.forward()[:, 0])
+        p = 1 / (1 + np.exp(-np.concatenate(out).astype(np.float64)))
+        log(f"{model.name} on {path.name}: {describe(p, y, meta)}")
+        print(at_bars(p, y, meta), flush=True)
+
+
 def export(net, out: Path) -> None:
     import cv2
     import torch
@@ -228,18 +288,29 @@ def main(argv=None) -> int:
     a.add_argument("--first-seed", type=int, default=200_000)
     a.add_argument("--out", type=Path, required=True)
     a.add_argument("--workers", type=int, default=2)
+    a.add_argument("--world", default="default",
+                   help="the simulator's world (vision.simulator.worlds: default, wide, physical)")
     b = sub.add_parser("train", help="train and export the model")
-    b.add_argument("--data", type=Path, required=True)
+    b.add_argument("--data", type=Path, nargs="+", required=True)
     b.add_argument("--val", type=Path)
     b.add_argument("--epochs", type=int, default=12)
     b.add_argument("--lr", type=float, default=3e-3)
     b.add_argument("--threads", type=int, default=2)
+    b.add_argument("--blur-noise", action="store_true",
+                   help="also blur a fifth of the crops and add noise to half (jitter)")
     b.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_lean.onnx")
+    c = sub.add_parser("eval", help="a model through cv2.dnn on labelled crops, at the "
+                                     "tracker's bars")
+    c.add_argument("--model", type=Path, default=ROOT / "vision" / "models" / "dice_lean.onnx")
+    c.add_argument("data", type=Path, nargs="+")
     args = ap.parse_args(argv)
     if args.cmd == "data":
-        make_data(args.first_seed, args.throws, args.out, args.workers)
+        make_data(args.first_seed, args.throws, args.out, args.workers, args.world)
+    elif args.cmd == "eval":
+        evaluate(args.model, args.data)
     else:
-        train(args.data, args.val, args.epochs, args.lr, args.out, args.threads)
+        train(args.data, args.val, args.epochs, args.lr, args.out, args.threads,
+              args.blur_noise)
     return 0
 
 
