@@ -6,12 +6,12 @@ table does (R-I2: a die not proved flat goes to the operator)."""
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import replace
 
 import cv2
 import pytest
 
+from tests.support.scripts import load_script
 from vision.cocked_cues import (
     CockedSettings,
     band_between,
@@ -28,9 +28,7 @@ ON = CockedSettings(pair_band_clear=0.03)
 
 @pytest.fixture(scope="module")
 def rest(repo_root):
-    spec = importlib.util.spec_from_file_location("cocked_rest", repo_root / "bench" / "cocked_rest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(repo_root / "bench" / "cocked_rest.py", "cocked_rest")
     reader = DiceReader()
 
     def throw(seed: int, case: str, world: str = "physical") -> dict:

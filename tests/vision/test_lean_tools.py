@@ -5,20 +5,18 @@ report a candidate's figures wrongly."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+from tests.support.scripts import load_script
+
 
 @pytest.fixture(scope="module")
 def train_lean(repo_root):
-    spec = importlib.util.spec_from_file_location("train_lean", repo_root / "tools" / "train_lean.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(repo_root / "tools" / "train_lean.py", "train_lean")
 
 
 def test_crops_come_from_the_world_asked(train_lean):

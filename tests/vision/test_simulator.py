@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.support.scripts import load_script
 from vision.calibration import Calibration
 from vision.simulator import (
     DIE_COLOURS,
@@ -262,14 +263,10 @@ def test_two_colours_in_one_throw():
 
 
 def _fixture_tool():
-    import importlib.util
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[2] / "tools" / "make_fixture_clips.py"
-    spec = importlib.util.spec_from_file_location("make_fixture_clips", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(path, "make_fixture_clips")
 
 
 def test_fixture_clips_cover_every_case_and_match_the_simulator(repo_root):

@@ -6,11 +6,9 @@ with the clip before the tracker could judge it, and the bench scored it "0 obse
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 
+from tests.support.scripts import load_script
 from tests.support.throws import HOLD_S, SIM_CASES, match
 from vision.simulator import simulate_throw
 from vision.simulator.worlds import world_of
@@ -18,11 +16,7 @@ from vision.simulator.worlds import world_of
 
 @pytest.fixture(scope="module")
 def bench(repo_root):
-    spec = importlib.util.spec_from_file_location("bench_tracker", repo_root / "bench" / "tracker.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_tracker"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(repo_root / "bench" / "tracker.py", "bench_tracker", register=True)
 
 
 @pytest.fixture(scope="module")

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import pickle
 
 import pytest
 
+from tests.support.scripts import load_script
 from vision.cocked_cues import CockedSettings, judge_cocked
 from vision.dice import DiceReader
 
 
 @pytest.fixture(scope="module")
 def rest_bench(repo_root):
-    spec = importlib.util.spec_from_file_location("cocked_rest", repo_root / "bench" / "cocked_rest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(repo_root / "bench" / "cocked_rest.py", "cocked_rest")
 
 
 def test_kept_rest_frames_judge_as_the_tracker_did(rest_bench, tmp_path):
