@@ -1,20 +1,32 @@
 """Train the lean model (``vision/models/dice_lean.onnx``): whether a resting die leans on the
 wall or on the other die, from a crop of its surroundings (``vision.die_lean.lean_crop``).
 
-Dev-only (PyTorch in /work/train-venv); the shipped model runs through ``cv2.dnn``.
+Dev-only (PyTorch in /work/train-venv: ``pip install torch==2.13.0 onnxscript onnx numpy
+opencv-python-headless``); the shipped model runs through ``cv2.dnn``. The shipped model (its
+card ``dice_lean.json``) is the mean of two nets, made so:
 
-    /work/train-venv/bin/python tools/train_lean.py data --throws 6000 --first-seed 200000 \
-        --out /work/train-out/lean_train.npz
-    /work/train-venv/bin/python tools/train_lean.py data --throws 1500 --first-seed 400000 \
-        --out /work/train-out/lean_val.npz
-    /work/train-venv/bin/python tools/train_lean.py train --data /work/train-out/lean_train.npz \
-        --val /work/train-out/lean_val.npz --epochs 12
+    P=/work/train-venv/bin/python; O=/work/train-out
+    $P tools/train_lean.py data --world physical --throws 6000 --first-seed 500000 --out $O/phys.npz
+    $P tools/train_lean.py data --world physical --throws 9000 --first-seed 506000 --out $O/phys2.npz
+    $P tools/train_lean.py data --world default --throws 4000 --first-seed 200000 --out $O/def.npz
+    $P tools/train_lean.py data --world physical --throws 1500 --first-seed 600000 --out $O/val.npz
+    $P tools/train_lean.py train --data $O/phys.npz $O/def.npz --val $O/val.npz --epochs 10 \
+        --out $O/a.onnx
+    $P tools/train_lean.py train --data $O/phys.npz $O/phys2.npz $O/def.npz --val $O/val.npz \
+        --epochs 8 --blur-noise --out $O/b.onnx
+    $P tools/train_lean.py mean $O/a.pt $O/b.pt    # -> vision/models/dice_lean.onnx (and a bare
+                                                   # card: write its figures back into it)
+    .venv/bin/python tools/train_lean.py eval $O/val.npz   # through cv2.dnn, at the tracker's bars
 
-Data: the rest frames of simulated throws (every case, weighted to dice leaning on the wall
-or the other die, at 640x480 and 1280x720 and other die sizes) and the simulator's truth of
-which die leans; the crops are centred on each die's top face (jittered a little, as the
-reader's centre is), the back wall up. Seeds used by the benches and tuning (1000.., 5000..,
-7000.., 9000.., 11000.., 13000.., 20000.., 30000..) are never used here.
+(about 10 minutes of two cores for the crops, 17 and 25 for the two nets.)
+
+Data: the rest frames of simulated throws of a world (``--world``: the default renderer, or the
+physical one with its rails, lamp, tilt and frame rates; the wide world is kept out, a world the
+model never saw), every case, weighted to dice leaning on the wall or the other die, at 640x480
+and 1280x720 and other die sizes, and the simulator's truth of which die leans; the crops are
+centred on each die's top face (jittered a little, as the reader's centre is), the back wall up.
+Seeds used by the benches and tuning (1000.., 5000.., 7000.., 9000.., 11000.., 13000..,
+20000.., 30000.., 50000.., 70000.. to 99999) are never used here.
 """
 
 from __future__ import annotations
@@ -260,6 +272,29 @@ def evaluate(model: Path, data: list[Path]) -> None:
         print(at_bars(p, y, meta), flush=True)
 
 
+def mean_of(weights: list[Path], out: Path) -> None:
+    """One model that answers the mean of the logits of several trained nets (their ``.pt``
+    weights, as ``train`` keeps them beside its ONNX): nets trained apart err apart, and one
+    file keeps ``cv2.dnn`` to one forward pass a crop."""
+    import torch
+
+    class Mean(torch.nn.Module):
+        def __init__(self, nets):
+            super().__init__()
+            self.nets = torch.nn.ModuleList(nets)
+
+        def forward(self, x):
+            return torch.stack([n(x) for n in self.nets]).mean(0)
+
+    nets = []
+    for w in weights:
+        net = lean_net()
+        net.load_state_dict(torch.load(w))
+        net.eval()
+        nets.append(net)
+    export(Mean(nets), out)
+
+
 def export(net, out: Path) -> None:
     import cv2
     import torch
@@ -303,8 +338,13 @@ def main(argv=None) -> int:
                                      "tracker's bars")
     c.add_argument("--model", type=Path, default=ROOT / "vision" / "models" / "dice_lean.onnx")
     c.add_argument("data", type=Path, nargs="+")
+    m = sub.add_parser("mean", help="one model answering the mean of several nets' logits")
+    m.add_argument("weights", type=Path, nargs="+", help="the nets' .pt files")
+    m.add_argument("--out", type=Path, default=ROOT / "vision" / "models" / "dice_lean.onnx")
     args = ap.parse_args(argv)
-    if args.cmd == "data":
+    if args.cmd == "mean":
+        mean_of(args.weights, args.out)
+    elif args.cmd == "data":
         make_data(args.first_seed, args.throws, args.out, args.workers, args.world)
     elif args.cmd == "eval":
         evaluate(args.model, args.data)

@@ -61,8 +61,12 @@ def test_two_flat_dice_apart_with_felt_between_their_tops_are_read(rest):
     assert band.dice_off_felt > 0.4  # yellow dice on green felt
     assert _judge(reader, r, ON) == [False, False]
     assert ON.pair_band_clear is not None
-    off = replace(ON, pair_band_clear=None)
-    assert sorted(_judge(reader, r, off)) == [False, True]  # without the band
+    # without the band, nor the lean model's clearing (pair_min_lean below any belief)
+    off = replace(ON, pair_band_clear=None, pair_min_lean=-1.0)
+    assert sorted(_judge(reader, r, off)) == [False, True]
+    # the lean model of both worlds believes both flat (0.00), the reader and the silhouettes
+    # agree: the default settings clear them too
+    assert _judge(reader, r, CockedSettings()) == [False, False]
 
 
 def test_a_die_leaning_on_the_other_shows_its_own_face_between_the_tops(rest):

@@ -1,6 +1,7 @@
 """Dice leaning on the back wall that were paid before (R-I2: a cocked die is the operator's),
 each flagged now by one change of the wall cues (docs/replay.md, "How the other cues' settings
-were chosen": ``wall_top_shift``, ``wall_band_agree``, ``wall_unseen_area``). Dev seeds of the
+were chosen": ``wall_top_shift``, ``wall_band_agree``, ``wall_unseen_area``; "The lean model
+of both worlds": ``wall_lean_keep``). Dev seeds of the
 physical world (never >= 90000, those are never tuned on), thrown as the bench's
 ``cocked_wall`` case."""
 
@@ -43,7 +44,11 @@ def test_a_top_barely_wall_ward_of_its_silhouette_is_flagged(reader):
     """Dev 82136: a black die leaning 10.4 degrees under a steep view; its top sits 0.209 edge
     wall-ward of its silhouette (flat dice at the wall: -0.34..-0.07)."""
     assert leaning_die_flagged(82136, (640, 480), reader)
-    assert not leaning_die_flagged(82136, (640, 480), reader, wall_top_shift=0.2)
+    # the bar alone (the lean model of both worlds, with the reader, sees this lean too)
+    assert leaning_die_flagged(82136, (640, 480), reader, wall_lean_keep=None)
+    assert not leaning_die_flagged(82136, (640, 480), reader, wall_top_shift=0.2,
+                                   wall_lean_keep=None)
+    assert leaning_die_flagged(82136, (640, 480), reader, wall_top_shift=0.2)
 
 
 def test_a_front_face_the_two_silhouettes_disagree_on_does_not_clear(reader):
@@ -51,7 +56,11 @@ def test_a_front_face_the_two_silhouettes_disagree_on_does_not_clear(reader):
     0.30 edge on the changed pixels (a flat die's 0.37 within the 0.08 allowed), 0.18 on the
     pixels off the felt's colour (a lean's)."""
     assert leaning_die_flagged(82104, (1280, 720), reader)
-    assert not leaning_die_flagged(82104, (1280, 720), reader, wall_band_agree=False)
+    # the band's agreement alone (the lean model of both worlds sees this lean too)
+    assert leaning_die_flagged(82104, (1280, 720), reader, wall_lean_keep=None)
+    assert not leaning_die_flagged(82104, (1280, 720), reader, wall_band_agree=False,
+                                   wall_lean_keep=None)
+    assert leaning_die_flagged(82104, (1280, 720), reader, wall_band_agree=False)
 
 
 def test_a_die_at_the_wall_too_little_seen_to_judge_is_flagged(reader):
@@ -76,3 +85,14 @@ def test_only_a_small_silhouette_within_the_walls_reach_is_unseen():
     assert unseen_at_wall(geometry, settings, [at_wall, out, whole]) == [True, False, False]
     off = CockedSettings(wall_unseen_area=None)
     assert unseen_at_wall(geometry, off, [at_wall]) == [False]
+
+
+@pytest.mark.parametrize("seed", [82298, 87085])
+def test_the_lean_model_of_both_worlds_keeps_a_lean_the_wall_cues_clear(reader, seed):
+    """Dev 82298 (a red die leaning 11.1 degrees) and 87085 (a black die leaning 10.1 degrees,
+    its top 0.235 edge wall-ward of its silhouette, which the wall cue takes for flat): the
+    reader's cocked share 0.52 and 0.53, the lean model (trained on both of the simulator's
+    worlds) 0.76 and over 0.5 where the reader puts the top. Flagged under the bar 0.5, paid
+    under the first model's 0.98."""
+    assert leaning_die_flagged(seed, (640, 480), reader)
+    assert not leaning_die_flagged(seed, (640, 480), reader, wall_lean_keep=0.98)
