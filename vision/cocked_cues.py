@@ -263,7 +263,8 @@ class CockedSettings:
     :param pair_min_lean: a close pair neither of whose dice the lean model believes leans
         more than this, and whose ``lean_scores`` are no more than ``pair_clear_score``, is
         taken for two flat dice lying close.
-    :param pair_clear_score: see ``pair_min_lean``.
+    :param pair_clear_score: see ``pair_min_lean``. (-1.5 with the first lean model, trained on
+        the default world alone; -1.0 since the model of both worlds: docs/replay.md.)
     :param pair_clear_square: ...and only where the top-face cue finds both tops whole and
         square (``foreshortened`` False): a die whose top it cannot see whole (hidden by the
         other, merged with the other's top of the same colour) is not proved flat, and one of
@@ -400,7 +401,7 @@ class CockedSettings:
     pair_min_score: float = -math.inf
     lean_model: bool = True
     pair_min_lean: float = 0.1
-    pair_clear_score: float = -1.5
+    pair_clear_score: float = -1.0
     pair_clear_square: bool = True
     pair_clear_touching: bool = False
     pair_tops_touch: float | None = 0.04
