@@ -398,8 +398,8 @@ def pip_rows(records: list[dict], near: float = 0.75) -> list[dict]:
             if rd is None or geo.wall_distance(*box[0])[0] > near * die:
                 continue
             truth = t["rest_center"]
-            pips = top_pips(r["frame"], rd.center, die)
             face = rd.value if rd.value is not None else getattr(rd, "best_face", None)
+            pips = top_pips(r["frame"], rd.center, die, face=face)
             if pips is not None and (pips.count != face or math.dist(pips.center, rd.center)
                                      > st.wall_pip_agree * die):
                 pips = None
@@ -843,7 +843,7 @@ def _top_why(settings: CockedSettings, frame: np.ndarray, reading, die: float) -
     if reading is None:
         return "no reading"
     face = reading.value if reading.value is not None else getattr(reading, "best_face", None)
-    pips = top_pips(frame, reading.center, die)
+    pips = top_pips(frame, reading.center, die, contrast=st.pip_contrast, face=face)
     if pips is None or face is None:
         return "no pips" if pips is None else "no face"
     if pips.count != int(face):
@@ -891,7 +891,8 @@ def pair_why(sil, settings: CockedSettings, reader, frame: np.ndarray, boxes: li
     hides = [k for k, c in zip((i, j), centres, strict=True)
              if felt_coloured(sil, frame, c, st.pair_felt_colour)
              or shade_like_shadow(sil, frame, c)]
-    pips = [top_pips(frame, r.center, die) if r is not None else None for r in rd]
+    pips = [top_pips(frame, r.center, die, face=r.value if r.value is not None else r.best_face)
+            if r is not None else None for r in rd]
     return dict(
         beliefs=None if beliefs is None else (beliefs[i], beliefs[j]),
         score=None if scores is None else max(scores), touch=touch,

@@ -129,6 +129,10 @@ class CockedSettings:
     :param face_narrowest: ...nor one narrower than this: a die leaning 45 degrees, the
         steepest one rests at, shows its top cos(45) = 0.71 wide; narrower is a piece of a
         face (a glare, a shade across it).
+    :param face_pips: where the top's region is no whole face (a lamp's glare or shade across
+        it splits it), judge the top by its corner pips' squareness instead
+        (``pips_foreshortened``; faces of four, five and six; a flat die's lie square within
+        the view's foreshortening, well above ``face_square``).
     :param wall_face_near: the wall-face cue (``wall_face_reach``) looks at dice whose
         silhouette's centre lies within this many die edges of the wall line (a die leaning on
         the wall rests with it 0.35-0.65 out as the camera sees it)...
@@ -192,6 +196,10 @@ class CockedSettings:
     :param wall_pips: clear by the pips (``wall_pip_margin``) at all.
     :param wall_pip_agree: ...only where the pips are as many as the reader's face and their
         centre lies within this many die edges of the reader's (both saw the same face).
+    :param pip_contrast: the pips of a top face whose region of one colour does not hold them
+        all as holes (a lamp's glare or shade across it splits it) are looked for as spots
+        standing this far out from the die around them (``vision.top_pips.pips_by_contrast``,
+        Lab units; docs/replay.md, "The pips found by their contrast"). None: as holes only.
     :param wall_rim_clear: a die the wall cue flags (after the front face and the pips) is
         cleared when its front face, found by its edge lines rather than its colour
         (``rim_front``, ``vision.front_rim``), shows as a flat die's: the band between its
@@ -288,6 +296,10 @@ class CockedSettings:
     :param pair_top_seams: ...where a top's region is no whole square, it is taken again
         bounded by seams too (``top_region(seams=True)``: the thin line between two touching
         dice of one colour, or between a top and a side of its shade).
+    :param pair_top_pips: ...and where it is still none, a face of two pips or more stands on
+        its pips alone: their centre and their corners' turn (``TopPips.turn``, nearer the
+        true turn than the region's) place the square a flat top fills (a glare or a shade
+        across the face splits its region of one colour, not its pips).
     :param pair_clear_gap: a close pair whose silhouettes, shadows left out, lie at least this
         many die edges apart everywhere (``silhouettes_gap``), both tops whole and square and
         neither die's shaded face able to pass for a shadow (``shade_like_shadow``) or for felt
@@ -357,6 +369,7 @@ class CockedSettings:
     face_min: float = 0.85
     face_narrowest: float = 0.64
     face_max: float = 1.3
+    face_pips: bool = True
     wall_face_near: float = 0.75
     wall_face_excess: float = 0.08
     wall_lean: float = 0.42
@@ -368,6 +381,7 @@ class CockedSettings:
     wall_pip_margin: float = 0.02
     wall_pip_bar: float = 0.2
     wall_pip_agree: float = 0.15
+    pip_contrast: float | None = 60.0
     wall_rim_clear: float = 0.12
     wall_rim_high: float = 0.08
     wall_rim_side: float = 0.08
@@ -408,6 +422,7 @@ class CockedSettings:
     pair_top_size: tuple[float, float] = (0.84, 1.12)
     pair_top_square: float = 0.88
     pair_top_seams: bool = True
+    pair_top_pips: bool = True
     pair_clear_gap: float | None = 0.25
     pair_gap_square: bool = False
     pair_band_clear: float | None = None
@@ -488,7 +503,8 @@ def top_faces(
     readings: list,
 ) -> list[bool | None]:
     """``foreshortened`` for each resting die (at the reader's top-face centre, else the
-    box's centre); all None with ``geometric_cocked`` off."""
+    box's centre; where that sees no whole face, ``pips_foreshortened``); all None with
+    ``geometric_cocked`` off."""
     out: list[bool | None] = []
     for i, box in enumerate(boxes):
         if not settings.geometric_cocked:
@@ -497,8 +513,23 @@ def top_faces(
         rd = readings[i] if i < len(readings) else None
         top = rd.center if rd is not None else None
         top = (float(top[0]), float(top[1])) if top is not None else box[0]
-        out.append(foreshortened(top_face_shape(frame, top, geometry.die), settings))
+        seen = foreshortened(top_face_shape(frame, top, geometry.die), settings)
+        if seen is None and settings.face_pips and rd is not None:
+            seen = pips_foreshortened(settings, frame, rd, geometry.die)
+        out.append(seen)
     return out
+
+
+def pips_foreshortened(settings: CockedSettings, frame: np.ndarray, reading,
+                       die: float) -> bool | None:
+    """The top-face cue by the pips (``face_pips``): where the top's region of one colour is no
+    whole face (a glare or a shade across it), a face of four pips or more (``top_pips``, as
+    many as the reader's face, within ``wall_pip_agree`` of its centre) whose corner pips lie
+    less square than ``face_square`` (``TopPips.squareness``) is tilted, one more square is
+    not; None where no such pips are found."""
+    pips = agreeing_pips(settings, frame, reading, die)
+    square = None if pips is None else pips.squareness
+    return None if square is None else square < settings.face_square
 
 
 def foreshortened(shape, settings: CockedSettings) -> bool | None:
@@ -822,8 +853,8 @@ def rim_front(silhouettes: RestSilhouettes, frame: np.ndarray, top, other_tops: 
 def flat_by_rims(silhouettes: RestSilhouettes, settings: CockedSettings, frame: np.ndarray,
                  boxes: list, readings: list, walls: list[bool]) -> list[bool]:
     """For each die the wall cue flags (``walls``), whether its faces by their edge lines
-    (``rim_front``, from its top's centre as its pips give it where they agree with the
-    reader, else the reader's) show as a flat die's: both bands within ``wall_rim_clear``
+    (``rim_front``, from the reader's top-face centre and, where they agree with the reader,
+    from its pips' centre too: both) show as a flat die's: both bands within ``wall_rim_clear``
     short and ``wall_rim_high`` past ``toward``, no side face wider than a flat die's by
     ``wall_rim_side``. That clears the wall cue's flag. False for the others, without a camera
     view, or with ``wall_rim_clear`` off."""
@@ -837,9 +868,13 @@ def flat_by_rims(silhouettes: RestSilhouettes, settings: CockedSettings, frame: 
             slope = view.slope(*tops[i])
         except CameraViewError:
             continue
-        seen = rim_front(silhouettes, frame, _pips_centre(st, frame, rd, die) or tops[i],
-                         [t for j, t in enumerate(tops) if j != i], slope)
-        out[i] = rim_shows_flat(seen, st)
+        others = [t for j, t in enumerate(tops) if j != i]
+        # measured from the reader's centre and from the pips' where they are found: the
+        # bands move with the centre (a die leaning corner-on showed a flat die's front from
+        # one and not the other: docs/replay.md), so the two must both show a flat die's
+        out[i] = all(rim_shows_flat(rim_front(silhouettes, frame, centre, others, slope), st)
+                     for centre in (tops[i], _pips_centre(st, frame, rd, die))
+                     if centre is not None)
     return out
 
 
@@ -943,16 +978,26 @@ def cube_shows_flat(seen: CubeRim | None, settings: CockedSettings) -> bool:
             and st.wall_cube_low <= seen.scale <= st.wall_cube_high)
 
 
-def _pips_centre(settings: CockedSettings, frame: np.ndarray, reading, die: float):
-    """The top face's centre as its pips give it (``top_pips``), where they are as many as the
-    reader's face and lie within ``wall_pip_agree`` of its centre; else None."""
+def agreeing_pips(settings: CockedSettings, frame: np.ndarray, reading, die: float,
+                  agree: float | None = None):
+    """The top face's pips (``top_pips``) where they are as many as the reader's face (its
+    value, else its ``best_face``) and their centre lies within ``agree`` die edges of the
+    reader's (default ``wall_pip_agree``): both saw the same face. None elsewhere."""
     face = reading.value if reading.value is not None else reading.best_face
-    pips = top_pips(frame, reading.center, die)
-    if pips is None or face is None or pips.count != int(face):
+    if face is None:
         return None
-    if math.dist(pips.center, reading.center) > settings.wall_pip_agree * die:
+    pips = top_pips(frame, reading.center, die, contrast=settings.pip_contrast, face=int(face))
+    bar = settings.wall_pip_agree if agree is None else agree
+    if pips is None or pips.count != int(face) or math.dist(pips.center,
+                                                            reading.center) > bar * die:
         return None
-    return pips.center
+    return pips
+
+
+def _pips_centre(settings: CockedSettings, frame: np.ndarray, reading, die: float):
+    """The top face's centre as its pips give it (``agreeing_pips``); else None."""
+    pips = agreeing_pips(settings, frame, reading, die)
+    return None if pips is None else pips.center
 
 
 def _with_felt(silhouettes: RestSilhouettes, frame: np.ndarray, x0: int, y0: int, x1: int,
@@ -1094,7 +1139,8 @@ def wall_faces(
     readings: list,
 ) -> list[bool]:
     """The wall-face cue for each resting die: by the wall (``wall_face_near``), its
-    silhouette reaching toward the wall beyond its top (``wall_face_reach``) by more than
+    silhouette reaching toward the wall beyond its top (``wall_face_reach``, from its pips'
+    centre where they agree with the reader, else the reader's) by more than
     ``wall_face_excess``."""
     geo = silhouettes.geometry
     tops = []
@@ -1108,7 +1154,11 @@ def wall_faces(
             out.append(False)
             continue
         others = [t for j, t in enumerate(tops) if j != i]
-        excess = wall_face_reach(silhouettes, frame, tops[i], others)
+        # from the top's centre as its pips give it where they agree with the reader: the
+        # reach is measured from it, and the reader's centre is the less exact
+        rd = readings[i] if i < len(readings) else None
+        centre = _pips_centre(settings, frame, rd, geo.die) if rd is not None else None
+        excess = wall_face_reach(silhouettes, frame, centre or tops[i], others)
         out.append(excess is not None and excess > settings.wall_face_excess)
     return out
 
@@ -1259,26 +1309,26 @@ def shade_like_shadow(silhouettes: RestSilhouettes, frame: np.ndarray, centre,
 
 
 class TopSquare(NamedTuple):
-    """A resting die's top face as a square: where its pips put its centre, how its region is
-    turned (image pixels, degrees)."""
+    """A resting die's top face as a square: where its pips put its centre, how it is turned
+    (image pixels, degrees)."""
 
     centre: tuple[float, float]
     turn: float
-    region: np.ndarray  # the top's region (``top_region``), full-frame mask
+    region: np.ndarray | None  # the top's region (``top_region``), full-frame mask; None:
+    # the square stands on its pips alone (``pair_top_pips``)
 
 
 def top_square(settings: CockedSettings, frame: np.ndarray, reading, die: float,
                agree: float) -> TopSquare | None:
-    """The top face of a read die as a whole square (``TopSquare``), or None: its region
-    (``top_region``) ``pair_top_size`` die edges long with its sides within
-    ``pair_top_square`` of each other (a face merged with a side of its shade or with the other
-    die's top is not), and its pips (``top_pips``) as many as the reader's face, their centre
-    within ``agree`` die edges of the reader's (0.01 edge from the true centre on the dev sets,
-    against the reader's 0.04)."""
-    face = reading.value if reading.value is not None else reading.best_face
-    pips = top_pips(frame, reading.center, die)
-    if (pips is None or face is None or pips.count != int(face)
-            or math.dist(pips.center, reading.center) > agree * die):
+    """The top face of a read die as a square (``TopSquare``), or None: its pips
+    (``top_pips``) as many as the reader's face, their centre within ``agree`` die edges of
+    the reader's (0.01 edge from the true centre on the dev sets, against the reader's 0.04),
+    and its region (``top_region``, whose turn it takes) a whole square, ``pair_top_size`` die edges long with its sides
+    within ``pair_top_square`` of each other (a face merged with a side of its shade or with
+    the other die's top is not), or with ``pair_top_pips`` a face of two pips or more whose
+    region is no whole square (a glare or a shade across it splits it)."""
+    pips = agreeing_pips(settings, frame, reading, die, agree)
+    if pips is None:
         return None
     for seams in (False, True) if settings.pair_top_seams else (False,):
         region = top_region(frame, reading.center, die, seams=seams)
@@ -1290,18 +1340,20 @@ def top_square(settings: CockedSettings, frame: np.ndarray, reading, die: float,
         long, short = max(bw, bh) / die, min(bw, bh) / die
         if low <= long <= high and short >= settings.pair_top_square * long:
             return TopSquare(pips.center, float(turn), region)
+    if settings.pair_top_pips and pips.turn is not None:
+        return TopSquare(pips.center, pips.turn, None)
     return None
 
 
 def tops_gap(settings: CockedSettings, frame: np.ndarray, readings: tuple, die: float,
              agree: float) -> float | None:
     """How far apart (die edges) the top faces of two read dice lie as squares one die edge
-    wide (``top_square``: at their pips' centres, turned as their regions), negative where
-    they overlap; None where either top is no whole square or one top's region takes in the
+    wide (``top_square``: at their pips' centres, turned as their regions or pips), negative
+    where they overlap; None where either top is no square or one top's region takes in the
     other's centre (one region over both: dice of one colour touching, neither top whole)."""
     tops = [top_square(settings, frame, rd, die, agree) for rd in readings]
     if tops[0] is None or tops[1] is None or any(
-            a.region[int(round(b.centre[1])), int(round(b.centre[0]))]
+            a.region is not None and a.region[int(round(b.centre[1])), int(round(b.centre[0]))]
             for a, b in ((tops[0], tops[1]), (tops[1], tops[0]))):
         return None
     a, b = (cv2.boxPoints((t.centre, (die, die), t.turn)) for t in tops)
@@ -1335,12 +1387,13 @@ def band_between(silhouettes: RestSilhouettes, settings: CockedSettings, frame: 
                  readings: tuple) -> PairBand | None:
     """What lies between two close read dice's tops: ``pair_band`` over the hull of their tops
     taken as whole squares (``top_square``: one edge wide at their pips' centre, turned as
-    their regions), less the squares and the regions; None where either top is no whole square,
+    their regions), less the squares and the regions; None where either top is no whole square
+    (a square on its pips alone has no region to leave out),
     one region takes in the other's centre (dice of one colour touching: no band to see) or the
     felt before the throw is not known there."""
     die = silhouettes.geometry.die
     tops = [top_square(settings, frame, rd, die, settings.wall_pip_agree) for rd in readings]
-    if tops[0] is None or tops[1] is None or any(
+    if any(t is None or t.region is None for t in tops) or any(
             a.region[int(round(b.centre[1])), int(round(b.centre[0]))]
             for a, b in ((tops[0], tops[1]), (tops[1], tops[0]))):
         return None

@@ -129,17 +129,23 @@ def test_a_close_pair_is_cleared_only_with_felt_between_them_and_both_tops_squar
     values, cocked = _judge(apart, [0.1, 0.1], lean=[0.0, 0.0])[3:]
     assert (values, cocked) == ([3, 4], [False, False])
     # ...but two dice touching may be one leaning a little on the other, its top square within
-    # a few percent: one of the pair goes to the operator
+    # a few percent: the models' word does not clear them (one of the pair goes to the
+    # operator) where the tops' squares are not proved to touch (without the squares on their
+    # pips, ``pair_top_pips``: one region of one colour over both tops, neither whole)
     touching = [((220.0, 260.0), 0.0, 3, None), ((220.0 + 1.0 * DIE, 260.0), 0.0, 4, None)]
-    assert sorted(_judge(touching, [0.1, 0.1], lean=[0.0, 0.0])[4]) == [False, True]
+    no_pips = {"pair_top_pips": False}
+    assert sorted(_judge(touching, [0.1, 0.1], lean=[0.0, 0.0], **no_pips)[4]) == [False, True]
     # touching dice cleared as before, their tops (one colour, one region two edges long) are
     # still not proved whole and square...
-    cocked = _judge(touching, [0.1, 0.1], lean=[0.0, 0.0], pair_clear_touching=True)[4]
+    cocked = _judge(touching, [0.1, 0.1], lean=[0.0, 0.0], pair_clear_touching=True,
+                    **no_pips)[4]
     assert sorted(cocked) == [False, True]
     # ...and without either, the model's and the reader's word would have paid it
     cocked = _judge(touching, [0.1, 0.1], lean=[0.0, 0.0], pair_clear_touching=True,
-                    pair_clear_square=False)[4]
+                    pair_clear_square=False, **no_pips)[4]
     assert cocked == [False, False]
+    # their pips place both squares, which touch: two flat dice, read by geometry alone
+    assert _judge(touching, [0.1, 0.1], lean=[0.0, 0.0])[4] == [False, False]
 
 
 def test_felt_between_dice_of_the_felts_colour_proves_nothing():

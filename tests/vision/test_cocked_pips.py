@@ -6,6 +6,7 @@ reader's error in that centre. Constructed rest frames under a camera tilted tow
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -21,22 +22,32 @@ from tests.vision.test_cocked_front import (
     _toward,
 )
 from tests.vision.tracker_synth import DIE, FELT, PIPS, WALL_Y, background
-from vision.cocked_cues import CockedSettings, flat_by_pips, judge_cocked, leans_on_wall
+from vision.cocked_cues import (
+    CockedSettings,
+    flat_by_pips,
+    foreshortened,
+    judge_cocked,
+    leans_on_wall,
+    pips_foreshortened,
+    top_face_shape,
+    top_faces,
+    top_square,
+)
 from vision.dice import DieReading
 from vision.throw_geometry import TableGeometry
-from vision.top_pips import top_pips
+from vision.top_pips import TopPips, pips_as_holes, pips_by_contrast, top_pips
 
 BODY = (60, 120, 40)
 
 
-def _face(value: int, centre, angle_deg: float = 0.0, extra=None) -> np.ndarray:
+def _face(value: int, centre, angle_deg: float = 0.0, extra=None, body=BODY) -> np.ndarray:
     """A die's top face, ``DIE`` wide, turned by ``angle_deg``, on the felt; its pips 0.27
     edge from its centre, 0.18 edge across, drawn to a sixteenth of a pixel. ``extra``: one more pip (x, y) in
     die edges from the centre (a side face's pip beside the top's)."""
     img = background(0)
     cx, cy = centre
     box = cv2.boxPoints(((cx, cy), (DIE, DIE), angle_deg))
-    cv2.fillConvexPoly(img, np.round(box).astype(np.int32), BODY)
+    cv2.fillConvexPoly(img, np.round(box).astype(np.int32), body)
     a = math.radians(angle_deg)
     pips = [(0.27 * px, 0.27 * py) for px, py in PIPS[value]] + ([extra] if extra else [])
     for px, py in pips:
@@ -64,6 +75,55 @@ def test_pips_that_are_not_one_faces_are_not_taken():
     assert top_pips(img, centre, DIE) is None
     # no pips at all (the felt)
     assert top_pips(background(0), centre, DIE) is None
+
+
+def _glared(img: np.ndarray, centre, spot, radius: float = 0.15) -> np.ndarray:
+    """``img`` under a lamp's glare: a soft bright spot ``radius`` die edges wide at ``spot``
+    (die edges from ``centre``), blending the face toward white, and a shade falling across
+    the face (40% darker an edge on)."""
+    h, w = img.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = centre[0] + spot[0] * DIE, centre[1] + spot[1] * DIE
+    glare = np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * (radius * DIE) ** 2))
+    shade = np.clip(1.0 - 0.4 * (xs - centre[0] + 0.5 * DIE) / DIE, 0.3, 1.0)
+    out = img.astype(np.float32) * shade[..., None]
+    out = out * (1 - glare[..., None]) + 250.0 * glare[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+RED = (40, 40, 190)
+
+
+@pytest.mark.parametrize("value", [4, 5, 6])
+def test_pips_under_a_glare_are_found_by_their_contrast(value):
+    """A glare between two pips and a shade across the face split the region of the top's
+    colour (the physical world's lamp): its pips are no longer all holes in it. They still
+    stand out from the die around them: found, and their mean is the top's centre."""
+    centre = (301.3, 222.6)
+    img = _glared(_face(value, centre, 20.0, body=RED), centre, (0.0, -0.27))
+    held = pips_as_holes(img, centre, DIE)
+    assert held is None or held.count != value  # the holes alone miss them
+    found = top_pips(img, centre, DIE, face=value)
+    assert found is not None and found.count == value
+    assert math.dist(found.center, centre) < 0.03 * DIE
+    # the contrast way off: as before it
+    off = top_pips(img, centre, DIE, face=value, contrast=None)
+    assert off is None or off.count != value
+
+
+def test_the_contrast_way_takes_no_glare_or_outline_for_a_pip():
+    """A bare face (no pips) on the felt: the die's outline and corners are no pips (thin: the
+    opening drops them), nor is a wide glare (the median about it follows it). (A small hard
+    glare does pass for a pip: it is taken in only where, with the pips, it makes the reader's
+    count and a point-symmetric face.)"""
+    centre = (300.0, 220.0)
+    img = _face(1, centre, body=RED)
+    cv2.circle(img, (300, 220), round(0.12 * DIE), RED, -1)  # the one pip painted over
+    assert pips_by_contrast(img, centre, DIE) is None
+    for spot in ((0.0, 0.0), (0.2, -0.1)):
+        assert pips_by_contrast(_glared(img, centre, spot, 0.35), centre, DIE) is None
+    # a pip beside a face of four stays unsymmetric by contrast too
+    assert pips_by_contrast(_face(4, centre, extra=(0.0, 0.4), body=RED), centre, DIE) is None
 
 
 def _same_shade_at_wall(lean_deg: float):
@@ -135,3 +195,63 @@ def test_pips_that_do_not_agree_with_the_reader_clear_nothing():
     assert cocked and not by_pips
     cocked, _, by_pips = _judge(felt, img, edges, top_d + 0.07, wall_pip_agree=0.05)
     assert cocked and not by_pips
+
+
+@pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("angle", [0.0, 27.0, 71.0])
+def test_the_corner_pips_give_the_faces_turn(value, angle):
+    centre = (301.3, 222.6)
+    found = top_pips(_face(value, centre, angle), centre, DIE)
+    assert found is not None and found.count == value
+    off = abs(found.turn - angle % 90.0)
+    assert min(off, 90.0 - off) < 1.0
+    assert top_pips(_face(1, centre, angle), centre, DIE).turn is None
+
+
+def test_a_top_under_a_glare_stands_as_a_square_on_its_pips():
+    """The glare and shade split the top's region of one colour: no whole square by its
+    region. Its pips place the square (``pair_top_pips``): at their centre, turned as they
+    are; without them, no square (the tops' proof cannot be taken)."""
+    centre = (301.3, 222.6)
+    img = _glared(_face(5, centre, 20.0, body=RED), centre, (0.0, -0.27))
+    reading = DieReading(5, centre, (centre, (DIE, DIE), 20.0), 0.99, False, 0.05)
+    settings = CockedSettings()
+    square = top_square(settings, img, reading, DIE, settings.wall_pip_agree)
+    assert square is not None and square.region is None
+    assert math.dist(square.centre, centre) < 0.03 * DIE and abs(square.turn - 20.0) < 1.0
+    off = CockedSettings(pair_top_pips=False)
+    assert top_square(off, img, reading, DIE, off.wall_pip_agree) is None
+
+
+def test_the_corner_pips_squareness_is_the_tops_foreshortening():
+    corners = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    for tilt in (0.0, 20.0, 35.0):
+        k = math.cos(math.radians(tilt))
+        turned = math.radians(30.0)
+        pts = [(10 * (x * math.cos(turned) - k * y * math.sin(turned)),
+                10 * (x * math.sin(turned) + k * y * math.cos(turned))) for x, y in corners]
+        pips = TopPips(tuple(pts + [(0.0, 0.0)]), (0.0, 0.0))
+        assert pips.squareness == pytest.approx(k, abs=0.02)
+    # two pips lie on one diagonal: no second direction
+    assert TopPips(((-5.0, -5.0), (5.0, 5.0)), (0.0, 0.0)).squareness is None
+
+
+@pytest.mark.parametrize(("value", "stretch", "tilted"), [(5, 1.0, False), (6, 1.25, True)])
+def test_a_top_whose_region_a_glare_splits_is_judged_by_its_pips(value, stretch, tilted):
+    """The top-face cue cannot judge a top whose region of one colour a glare splits; its
+    corner pips can (``face_pips``): a five seen square is not tilted, a six seen 0.8 as deep
+    as it is wide (a die tipped 37 degrees) is; without them the cue cannot tell."""
+    centre = (301.3, 222.6)
+    img = _glared(_face(value, centre, 0.0, body=RED), centre, (0.0, -0.27))
+    m = np.float32([[stretch, 0, centre[0] * (1 - stretch)], [0, 1, 0]])
+    img = cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    die = DIE * (1 + stretch) / 2
+    settings = CockedSettings()
+    assert foreshortened(top_face_shape(img, centre, die), settings) is None
+    reading = DieReading(value, centre, (centre, (die, die), 0.0), 0.99, False, 0.05)
+    assert pips_foreshortened(settings, img, reading, die) is tilted
+    geometry = TableGeometry(replace(TILTED, die_px=die))
+    box = (centre, (DIE * stretch, DIE), 0.0)
+    assert top_faces(geometry, settings, img, [box], [reading]) == [tilted]
+    off = CockedSettings(face_pips=False)
+    assert top_faces(geometry, off, img, [box], [reading]) == [None]

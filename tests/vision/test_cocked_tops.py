@@ -157,12 +157,16 @@ def test_a_narrow_shadow_or_a_dark_die_proves_nothing():
 def test_two_flat_dice_of_one_colour_touching_are_read_where_a_seam_parts_their_tops():
     """Two white dice touching face to face: their tops run into one region, neither whole,
     unless the seam between them (their rounded rims, a line off the top's colour) bounds each
-    (``pair_top_seams``): then both tops are whole squares that touch and both are read."""
+    (``pair_top_seams``): then both tops are whole squares that touch and both are read. Their
+    pips place the same squares without the region (``pair_top_pips``)."""
     dice = [((220.0, Y), 0.0, 3, WHITE, None), ((220.0 + DIE, Y), 0.0, 4, WHITE, None)]
     felt, img, boxes = _frame(dice)
-    assert sorted(_judge(dice, felt, img.copy(), boxes)[5]) == [False, True]  # no seam
+    no_pips = {"pair_top_pips": False}
+    assert sorted(_judge(dice, felt, img.copy(), boxes, **no_pips)[5]) == [False, True]
+    assert _judge(dice, felt, img.copy(), boxes)[5] == [False, False]  # on their pips
     x = int(round(220.0 + 0.5 * DIE))
     img[int(Y - 0.5 * DIE) - 2:int(Y + 0.5 * DIE) + 3, x - 1:x + 1] = (150, 150, 150)
-    values, cocked = _judge(dice, felt, img, boxes)[4:]
+    values, cocked = _judge(dice, felt, img, boxes, **no_pips)[4:]
     assert (values, cocked) == ([3, 4], [False, False])
-    assert sorted(_judge(dice, felt, img, boxes, pair_top_seams=False)[5]) == [False, True]
+    cocked = _judge(dice, felt, img, boxes, pair_top_seams=False, **no_pips)[5]
+    assert sorted(cocked) == [False, True]
