@@ -296,8 +296,9 @@ class CockedSettings:
     :param pair_top_seams: ...where a top's region is no whole square, it is taken again
         bounded by seams too (``top_region(seams=True)``: the thin line between two touching
         dice of one colour, or between a top and a side of its shade).
-    :param pair_top_pips: ...and where it is still none, a face of two pips or more stands on
-        its pips alone: their centre and their corners' turn (``TopPips.turn``, nearer the
+    :param pair_top_pips: ...and where it is still none, a face the reader read (not one it
+        took for a lean) of four pips or more whose corner pips lie square within
+        ``pair_top_square`` (``TopPips.squareness``) stands on its pips alone: their centre and their corners' turn (``TopPips.turn``, nearer the
         true turn than the region's) place the square a flat top fills (a glare or a shade
         across the face splits its region of one colour, not its pips).
     :param pair_clear_gap: a close pair whose silhouettes, shadows left out, lie at least this
@@ -526,10 +527,17 @@ def pips_foreshortened(settings: CockedSettings, frame: np.ndarray, reading,
     whole face (a glare or a shade across it), a face of four pips or more (``top_pips``, as
     many as the reader's face, within ``wall_pip_agree`` of its centre) whose corner pips lie
     less square than ``face_square`` (``TopPips.squareness``) is tilted, one more square is
-    not; None where no such pips are found."""
+    not if the reader read it (a die leaning steeply shows a side face square to the camera,
+    its best face); None where no such pips are found."""
     pips = agreeing_pips(settings, frame, reading, die)
     square = None if pips is None else pips.squareness
-    return None if square is None else square < settings.face_square
+    if square is None:
+        return None
+    if square < settings.face_square:
+        return True
+    # square pips prove a flat top only of a face the reader read: a die leaning 30-45 degrees
+    # turns a side face up to the camera, square to it, and the reader sees it as the best face
+    return False if reading.value is not None else None
 
 
 def foreshortened(shape, settings: CockedSettings) -> bool | None:
@@ -1325,8 +1333,9 @@ def top_square(settings: CockedSettings, frame: np.ndarray, reading, die: float,
     the reader's (0.01 edge from the true centre on the dev sets, against the reader's 0.04),
     and its region (``top_region``, whose turn it takes) a whole square, ``pair_top_size`` die edges long with its sides
     within ``pair_top_square`` of each other (a face merged with a side of its shade or with
-    the other die's top is not), or with ``pair_top_pips`` a face of two pips or more whose
-    region is no whole square (a glare or a shade across it splits it)."""
+    the other die's top is not), or with ``pair_top_pips`` a face the reader read of four pips
+    or more whose region is no whole square (a glare or a shade across it splits it) but whose
+    corner pips lie as square."""
     pips = agreeing_pips(settings, frame, reading, die, agree)
     if pips is None:
         return None
@@ -1340,7 +1349,13 @@ def top_square(settings: CockedSettings, frame: np.ndarray, reading, die: float,
         long, short = max(bw, bh) / die, min(bw, bh) / die
         if low <= long <= high and short >= settings.pair_top_square * long:
             return TopSquare(pips.center, float(turn), region)
-    if settings.pair_top_pips and pips.turn is not None:
+    # on its pips alone only a top the reader read (not one it took for a lean) whose pips lie
+    # square: a die leaning 30-45 degrees on the other turns a side face up to the camera,
+    # square to it, whose pips give a square that touches the other's top (dev 79153, 85219:
+    # 36.1 and 43.5 degrees, their best faces' pips 1.0 square, gaps -0.01 and 0.00)
+    square = pips.squareness
+    if (settings.pair_top_pips and reading.value is not None and square is not None
+            and square >= settings.pair_top_square):
         return TopSquare(pips.center, pips.turn, None)
     return None
 

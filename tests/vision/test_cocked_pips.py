@@ -255,3 +255,18 @@ def test_a_top_whose_region_a_glare_splits_is_judged_by_its_pips(value, stretch,
     assert top_faces(geometry, settings, img, [box], [reading]) == [tilted]
     off = CockedSettings(face_pips=False)
     assert top_faces(geometry, off, img, [box], [reading]) == [None]
+
+
+def test_square_pips_prove_no_flat_top_of_a_die_the_reader_took_for_leaning():
+    """A die leaning steeply turns a side face up square to the camera; the reader, taking the
+    die for leaning, gives no value, only its best face. Its pips, however square, set no
+    square for the tops' proof and do not tell the top-face cue the top is flat."""
+    centre = (301.3, 222.6)
+    img = _glared(_face(5, centre, 20.0, body=RED), centre, (0.0, -0.27))
+    leaning = DieReading(None, centre, (centre, (DIE, DIE), 20.0), 0.6, True, 0.8, best_face=5)
+    settings = CockedSettings()
+    assert top_square(settings, img, leaning, DIE, settings.wall_pip_agree) is None
+    assert pips_foreshortened(settings, img, leaning, DIE) is None
+    read = DieReading(5, centre, (centre, (DIE, DIE), 20.0), 0.99, False, 0.05)
+    assert top_square(settings, img, read, DIE, settings.wall_pip_agree) is not None
+    assert pips_foreshortened(settings, img, read, DIE) is False

@@ -17,11 +17,15 @@ from vision.cocked_cues import (
     CockedSettings,
     _pips_centre,
     _tops,
+    agreeing_pips,
     camera_view,
     flat_by_rims,
     judge_cocked,
+    pips_foreshortened,
     rim_front,
     rim_shows_flat,
+    top_square,
+    tops_gap,
     wall_face_reach,
     wall_faces,
 )
@@ -120,3 +124,23 @@ def test_the_wall_face_cue_measures_from_the_pips_centre(rest):
     assert wall_face_reach(r["sil"], r["frame"], centre, others) < st.wall_face_excess
     assert not any(wall_faces(r["sil"], st, r["frame"], r["boxes"], r["readings"]))
     assert not any(_judge(reader, r, st))
+
+
+def test_a_steep_leans_upturned_side_face_stands_for_no_top(rest):
+    """Dev 85219: a six leaning 43.5 degrees on the other die turns a side face up to the
+    camera, square to it; the reader takes the die for leaning and sees that face (a four) as
+    its best. Its pips lie square, but they prove no flat top of a die the reader did not read:
+    no square is set on them (a square there touched the other die's top: the tops' proof
+    would have taken the pair for flat) and the top-face cue does not take it for square."""
+    reader, throw = rest
+    r = throw(85219, "cocked_die")
+    (i,) = [k for k, t in enumerate(r["truth"]) if t is not None and t["cocked"]]
+    truth, rd, die = r["truth"][i], r["readings"][i], r["sil"].geometry.die
+    assert truth["cocked_on"] == "die" and truth["cocked_tilt_deg"] > 40
+    st = CockedSettings()
+    pips = agreeing_pips(st, r["frame"], rd, die)
+    assert rd.value is None and pips is not None and pips.squareness >= st.pair_top_square
+    assert top_square(st, r["frame"], rd, die, st.wall_pip_agree) is None
+    assert pips_foreshortened(st, r["frame"], rd, die) is None
+    assert tops_gap(st, r["frame"], tuple(r["readings"]), die, st.wall_pip_agree) is None
+    assert _judge(reader, r, st)[i]
