@@ -144,8 +144,14 @@ def test_a_close_pair_is_cleared_only_with_felt_between_them_and_both_tops_squar
     cocked = _judge(touching, [0.1, 0.1], lean=[0.0, 0.0], pair_clear_touching=True,
                     pair_clear_square=False, **no_pips)[4]
     assert cocked == [False, False]
-    # their pips place both squares, which touch: two flat dice, read by geometry alone
-    assert _judge(touching, [0.1, 0.1], lean=[0.0, 0.0])[4] == [False, False]
+    # a three's pips lie on one diagonal and prove no square top: as without the squares...
+    assert sorted(_judge(touching, [0.1, 0.1], lean=[0.0, 0.0])[4]) == [False, True]
+    # ...a five's and a four's corner pips do, and place both squares, which touch: two flat
+    # dice, read by geometry alone
+    fives = [(centre, turn, 5 if k == 0 else face, f) for k, (centre, turn, face, f)
+             in enumerate(touching)]
+    assert _judge(fives, [0.1, 0.1], lean=[0.0, 0.0])[4] == [False, False]
+    assert sorted(_judge(fives, [0.1, 0.1], lean=[0.0, 0.0], **no_pips)[4]) == [False, True]
 
 
 def test_felt_between_dice_of_the_felts_colour_proves_nothing():

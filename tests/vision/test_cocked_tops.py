@@ -163,7 +163,11 @@ def test_two_flat_dice_of_one_colour_touching_are_read_where_a_seam_parts_their_
     felt, img, boxes = _frame(dice)
     no_pips = {"pair_top_pips": False}
     assert sorted(_judge(dice, felt, img.copy(), boxes, **no_pips)[5]) == [False, True]
-    assert _judge(dice, felt, img.copy(), boxes)[5] == [False, False]  # on their pips
+    # a three's pips (one diagonal) prove no square top; a five's and a four's corner pips do
+    assert sorted(_judge(dice, felt, img.copy(), boxes)[5]) == [False, True]
+    fives = [((220.0, Y), 0.0, 5, WHITE, None), ((220.0 + DIE, Y), 0.0, 4, WHITE, None)]
+    f_felt, f_img, f_boxes = _frame(fives)
+    assert _judge(fives, f_felt, f_img, f_boxes)[5] == [False, False]  # on their pips
     x = int(round(220.0 + 0.5 * DIE))
     img[int(Y - 0.5 * DIE) - 2:int(Y + 0.5 * DIE) + 3, x - 1:x + 1] = (150, 150, 150)
     values, cocked = _judge(dice, felt, img, boxes, **no_pips)[4:]
