@@ -91,7 +91,8 @@ def qr_svg():
     # a standalone SVG document: an <img> shows nothing without the SVG namespace, which
     # segno's svg_inline() leaves out (it is made for inline HTML)
     out = io.BytesIO()
-    segno.make(dashboard_url(), error="m").save(out, kind="svg", scale=6, border=2,
+    # the standard's quiet zone of four modules: phones' scanners find the code by it
+    segno.make(dashboard_url(), error="m").save(out, kind="svg", scale=6, border=4,
                                                 dark="#111", light="#fff")
     return Response(out.getvalue(), mimetype="image/svg+xml")
 
