@@ -40,7 +40,8 @@ the operator a tap, a missed one a wrong payout: when in doubt, flag.
   only where the top-face cue sees a square top, and a close pair only when the reader's and
   the silhouettes' score agrees, felt shows between them and both tops are square
   (``pair_min_lean``, ``pair_clear_score``, ``pair_clear_touching``, ``pair_clear_square``, and
-  ``pair_wall_margin`` for a pair one of whose dice the wall cue flags). It never clears a
+  ``pair_wall_margin`` for a pair one of whose dice the wall cue flags; there it may add a
+  flag on the other die, ``pair_wall_both``). It never clears a
   wall-cue flag: a square top does not confirm its "flat" there (a die leaning 10-20 degrees
   on the wall shows a top foreshortened by under 6%).
 """
@@ -262,6 +263,11 @@ class CockedSettings:
         ``lean_scores`` both put it at least this far above the die at the wall.
     :param pair_keep_share: the other die of such a pair is cocked as well only if the wall
         cue says so or the reader's ``cocked_share`` is at least this.
+    :param pair_wall_both: of a close pair one of whose dice the wall cue flags (and so
+        explains the pair), the other die is flagged as well where the lean model believes it
+        leans by at least this: a flat die at the wall the wall cue takes for leaning (a die of
+        the felt's colour, a black one) with the other leaning on it, both seen by their own
+        cue. It only adds a flag to a throw that goes to the operator anyway; None: off.
     :param lean_model: with a reader that has the lean model (``DiceReader.lean``,
         ``vision.die_lean``: a small net trained on our simulator's rest frames only), the
         pair cue asks it which die of a close pair leans. It never clears a flag alone: it
@@ -412,6 +418,7 @@ class CockedSettings:
     pair_reach_weight: float = 3.0
     pair_conf_weight: float = 2.0
     pair_keep_share: float = 0.98
+    pair_wall_both: float | None = 0.5
     pair_wall_margin: float = 0.5
     pair_min_score: float = -math.inf
     lean_model: bool = True
@@ -1494,7 +1501,8 @@ def pairs(
     centres), or than ``pair_touch_reach`` where their silhouettes touch, one is taken to lean
     on the other (none where felt that no die or shadow covers lies between them). Returns,
     for each die of such a pair, whether it is the leaning one: the one the wall cue finds
-    leaning on the wall (that explains the pair: the other lies flat beside it), else the one
+    leaning on the wall (that explains the pair: the other lies flat beside it, unless the lean
+    model believes it leans too, ``pair_wall_both``: then both), else the one
     the lean model (``beliefs``, one per box) believes leans more (none if neither belief is
     above ``pair_min_lean`` and neither ``lean_scores`` above ``pair_clear_score``, felt
     shows between them with the shadows left out and, with ``pair_clear_square``, the
@@ -1541,6 +1549,14 @@ def pairs(
             None if beliefs is None else (beliefs[i], beliefs[j]),
         ):
             si, sj = float(on_wall[i]), float(on_wall[j])
+            off = j if on_wall[i] else i
+            if (on_wall[i] != on_wall[j] and settings.pair_wall_both is not None
+                    and beliefs is not None and beliefs[off] >= settings.pair_wall_both):
+                # the wall cue's die explains the pair only if the other lies flat: where the
+                # lean model sees the other lean, both are flagged (the throw is the
+                # operator's either way; the leaning one must be among those shown)
+                out[i] = out[j] = True
+                continue
         elif beliefs is not None:
             si, sj = beliefs[i], beliefs[j]
             if clearable and max(si, sj) <= settings.pair_min_lean and (
