@@ -735,8 +735,14 @@ def test_a_die_leaning_on_a_flat_die_at_the_wall_is_the_cocked_one_when_all_cues
     flat_beside = [dice[0], dict(dice[1], side=None, side_w=0.0)]
     got = _pair_throw(flat_beside, [0.3, 0.3], lean=[0.05, 1.0])
     assert [d.cocked for d in got] == [True, False]
-    # ...nor do the reader and the silhouettes alone, nor anything without the model
+    # ...nor do the reader and the silhouettes alone, nor anything without the model; where
+    # the model believes the other leans (0.5 or more) without the margin to move the flag,
+    # both are flagged (pair_wall_both): the die at the wall keeps its flag either way
+    got = _pair_throw(dice, [0.2, 0.7], lean=[0.6, 0.4])
+    assert [d.cocked for d in got] == [True, False]
     got = _pair_throw(dice, [0.2, 0.7], lean=[0.6, 0.9])
+    assert [d.cocked for d in got] == [True, True]
+    got = _pair_throw(dice, [0.2, 0.7], lean=[0.6, 0.9], pair_wall_both=None)
     assert [d.cocked for d in got] == [True, False]
     got = _pair_throw(dice, [0.2, 0.7])
     assert [d.cocked for d in got] == [True, False]
