@@ -341,11 +341,13 @@ class CockedSettings:
     :param pair_band_area: see ``pair_band_clear``.
     :param pair_band_dark: see ``pair_band_clear``.
     :param pair_band_dice: see ``pair_band_clear``.
-    :param pair_wall_keep: what lies between the tops proves that neither die of a close pair
-        leans on the other, not that neither leans on the wall: where a die of the pair lies
-        within ``wall_near`` of the wall line and the lean model believes it leans by at least
-        this, the pair is not cleared (the pair cue then flags one die). The model only keeps a
-        flag here, never clears one. None: off.
+    :param pair_lean_keep: what lies between the tops proves a close pair flat only as far as
+        the silhouettes and colours it measures can be trusted: where the lean model believes
+        a die of the pair leans by at least this, the pair is not cleared (the pair cue then
+        flags one die). A die by the wall may lean on the wall, which the proofs do not see
+        (the default world's dev 1028); a black die leaning on the other may show the face
+        that was against it as dark as a shadow, and the strip of felt is then no proof (dev
+        79102). The model only keeps a flag here, never clears one. None: off.
     :param lean_clear: a die only the reader flags, which the lean model believes leans no
         more than this and whose top face is square, is read after all (its ``best_face``) if
         the reader's confidence in that face reaches its ``min_confidence`` and its
@@ -438,7 +440,7 @@ class CockedSettings:
     pair_band_area: float = 0.15
     pair_band_dark: float = 0.02
     pair_band_dice: float = 0.2
-    pair_wall_keep: float | None = 0.5
+    pair_lean_keep: float | None = 0.5
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
     wall_lean_keep: float | None = 0.5
@@ -1536,10 +1538,8 @@ def pairs(
         rj = readings[j] if j < len(readings) else None
         if lie_flat_together(silhouettes, settings, frame, (boxes[i][0], boxes[j][0]),
                              (ri, rj), (tilted[i], tilted[j]) if tilted else (None, None)) and not (
-                settings.pair_wall_keep is not None and beliefs is not None and any(
-                    beliefs[k] >= settings.pair_wall_keep
-                    and silhouettes.geometry.wall_distance(*boxes[k][0])[0]
-                    < settings.wall_near * die for k in (i, j))):
+                settings.pair_lean_keep is not None and beliefs is not None
+                and max(beliefs[i], beliefs[j]) >= settings.pair_lean_keep):
             continue
         # else two dice that touch may be one leaning a little on the other: its top square
         # within a few percent, so neither the lean model nor the reader clears them

@@ -126,16 +126,16 @@ def test_a_pair_proved_not_leaning_on_each_other_keeps_a_die_that_may_lean_on_th
     """A white die leaning on the wall beside a flat white die, their tops touching (the
     default world's dev seed 1028): the tops prove neither leans on the other, and the wall
     cue's bar as it was (``wall_top_shift`` 0.2) misses the lean by 0.002 edge; the lean model
-    all but sure that the die at the wall leans keeps the pair's flag (``pair_wall_keep``),
+    all but sure that the die at the wall leans keeps the pair's flag (``pair_lean_keep``),
     where clearing it paid the throw. (The bar now at 0.22 flags it by the wall cue as well;
     the keep stands for a die the wall cue misses by more.)"""
     reader, throw, _ = rest
     on = replace(ON, wall_top_shift=0.2)
     r = throw(1028, "cocked_wall", "default")
-    assert any(_judge(reader, r, replace(ON, pair_wall_keep=None)))
+    assert any(_judge(reader, r, replace(ON, pair_lean_keep=None)))
     assert [t["cocked"] and t["cocked_on"] for t in r["truth"]] == ["wall", False]
     sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
     tilted = tuple(top_faces(sil.geometry, on, frame, boxes, readings))
     assert lie_flat_together(sil, on, frame, (boxes[0][0], boxes[1][0]), tuple(readings), tilted)
     assert any(_judge(reader, r, on))
-    assert not any(_judge(reader, r, replace(on, pair_wall_keep=None)))
+    assert not any(_judge(reader, r, replace(on, pair_lean_keep=None)))

@@ -1,0 +1,98 @@
+"""Where the lean model keeps a close pair's flag: it never clears one, but where it believes a
+die of the pair leans, what the geometry took as proof is overruled.
+
+- A pair one of whose dice the wall cue flags (``CockedSettings.pair_wall_both``): the die at
+  the wall explains the pair only if the other lies flat, so where the model believes the other
+  leans, both are flagged.
+- A pair a proof clears (``pair_lean_keep``): a black die's face turned from the lamp passes for
+  shadow, and a strip of "felt" opens between a leaning die and the other.
+
+Dev seeds of the physical world (never >= 90000), tracked and read as the table does. R-I2: the
+die that leans must be among those the operator is shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tests.support.scripts import load_script
+from vision.cocked_cues import (
+    CockedSettings,
+    judge_cocked,
+    lean_beliefs,
+    lie_flat_together,
+    silhouettes_gap,
+    top_faces,
+)
+from vision.dice import DiceReader
+
+OFF = CockedSettings(pair_wall_both=None)
+
+
+@pytest.fixture(scope="module")
+def rest(repo_root):
+    module = load_script(repo_root / "bench" / "cocked_rest.py", "cocked_rest")
+    reader = DiceReader()
+
+    def throw(seed: int) -> dict:
+        records = module.capture("physical", seed, 1, (640, 480), reader,
+                                 log=lambda *_: None, cases=["cocked_die"])
+        assert len(records) == 1 and len(records[0]["boxes"]) == 2
+        return records[0]
+
+    return reader, throw
+
+
+def _flags(reader, r, settings):
+    return judge_cocked(r["sil"], settings, reader, r["frame"], r["boxes"], r["readings"])[1]
+
+
+@pytest.mark.parametrize("seed", [85224, 79264])
+def test_the_die_leaning_on_a_die_the_wall_cue_flags_is_flagged_too(rest, seed):
+    """Dev 85224 (a green die leaning 12.2 degrees on a green die lying flat 0.35 edge from
+    the wall) and 79264 (black dice, 35.8 degrees, the flat one 0.43 edge from the wall): the
+    wall cue takes the flat die for the leaning one, and it alone was flagged; the lean model
+    believes the other leans (0.62, 1.00; the flat dice 0.00), so now both are."""
+    reader, throw = rest
+    r = throw(seed)
+    lean = [k for k, t in enumerate(r["truth"]) if t["cocked"]]
+    assert len(lean) == 1 and r["truth"][lean[0]]["cocked_on"] == "die"
+    (i,) = lean
+    flat = 1 - i
+    geo = r["sil"].geometry
+    beliefs = lean_beliefs(geo, CockedSettings(), reader, r["frame"], r["boxes"], r["readings"])
+    assert beliefs[i] >= CockedSettings().pair_wall_both
+
+    before = _flags(reader, r, OFF)
+    assert before[flat] and not before[i]  # the flat die at the wall flagged in its stead
+
+    after = _flags(reader, r, CockedSettings())
+    assert after[i] and after[flat]
+
+    # the bar is the model's belief: above it, nothing is added
+    above = _flags(reader, r, replace(CockedSettings(), pair_wall_both=beliefs[i] + 0.01))
+    assert above == before
+
+
+def test_a_black_die_whose_leaning_face_passes_for_shadow_is_kept_by_the_model(rest):
+    """Dev 79102: a black five leaning 15.5 degrees on a black one, 1.8 edges from the wall.
+    The face it turned up toward the other is as dark as a shadow, so with the shadows left out
+    the two silhouettes lie 0.32 edge apart, past the strip's proof (0.25): the pair was
+    cleared and the throw paid. The lean model believes it leans (1.00, the flat die 0.00):
+    the pair is not cleared, and the leaning die is flagged."""
+    reader, throw = rest
+    r = throw(79102)
+    (i,) = [k for k, t in enumerate(r["truth"]) if t["cocked"]]
+    sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
+    st = CockedSettings()
+    gap = silhouettes_gap(sil, frame, boxes[0][0], boxes[1][0], st.pair_touch_chroma)
+    assert gap is not None and gap >= st.pair_clear_gap
+    tilted = tuple(top_faces(sil.geometry, st, frame, boxes, readings))
+    assert lie_flat_together(sil, st, frame, (boxes[0][0], boxes[1][0]), tuple(readings), tilted)
+    beliefs = lean_beliefs(sil.geometry, st, reader, frame, boxes, readings)
+    assert beliefs[i] >= st.pair_lean_keep > beliefs[1 - i]
+
+    assert not any(_flags(reader, r, replace(st, pair_lean_keep=None)))  # paid
+    assert _flags(reader, r, st) == [k == i for k in range(2)]
