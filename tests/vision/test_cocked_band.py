@@ -11,7 +11,6 @@ from dataclasses import replace
 import cv2
 import pytest
 
-from tests.support.scripts import load_script
 from vision.cocked_cues import (
     CockedSettings,
     band_between,
@@ -20,24 +19,14 @@ from vision.cocked_cues import (
     lie_flat_together,
     top_faces,
 )
-from vision.dice import DiceReader
 
 # the band proof as it was before it went off by default (dev 79083)
 ON = CockedSettings(pair_band_clear=0.03)
 
 
 @pytest.fixture(scope="module")
-def rest(repo_root):
-    module = load_script(repo_root / "bench" / "cocked_rest.py", "cocked_rest")
-    reader = DiceReader()
-
-    def throw(seed: int, case: str, world: str = "physical") -> dict:
-        records = module.capture(world, seed, 1, (640, 480), reader, log=lambda *_: None,
-                                 cases=[case])
-        assert len(records) == 1 and len(records[0]["boxes"]) == 2
-        return records[0]
-
-    return reader, throw, module
+def rest(rest_throws, cocked_rest_bench):
+    return (*rest_throws, cocked_rest_bench)
 
 
 def _judge(reader, r, settings):

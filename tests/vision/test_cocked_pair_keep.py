@@ -17,7 +17,6 @@ from dataclasses import replace
 
 import pytest
 
-from tests.support.scripts import load_script
 from vision.cocked_cues import (
     CockedSettings,
     judge_cocked,
@@ -26,23 +25,8 @@ from vision.cocked_cues import (
     silhouettes_gap,
     top_faces,
 )
-from vision.dice import DiceReader
 
 OFF = CockedSettings(pair_wall_both=None)
-
-
-@pytest.fixture(scope="module")
-def rest(repo_root):
-    module = load_script(repo_root / "bench" / "cocked_rest.py", "cocked_rest")
-    reader = DiceReader()
-
-    def throw(seed: int) -> dict:
-        records = module.capture("physical", seed, 1, (640, 480), reader,
-                                 log=lambda *_: None, cases=["cocked_die"])
-        assert len(records) == 1 and len(records[0]["boxes"]) == 2
-        return records[0]
-
-    return reader, throw
 
 
 def _flags(reader, r, settings):
@@ -50,13 +34,13 @@ def _flags(reader, r, settings):
 
 
 @pytest.mark.parametrize("seed", [85224, 79264])
-def test_the_die_leaning_on_a_die_the_wall_cue_flags_is_flagged_too(rest, seed):
+def test_the_die_leaning_on_a_die_the_wall_cue_flags_is_flagged_too(rest_throws, seed):
     """Dev 85224 (a green die leaning 12.2 degrees on a green die lying flat 0.35 edge from
     the wall) and 79264 (black dice, 35.8 degrees, the flat one 0.43 edge from the wall): the
     wall cue takes the flat die for the leaning one, and it alone was flagged; the lean model
     believes the other leans (0.62, 1.00; the flat dice 0.00), so now both are."""
-    reader, throw = rest
-    r = throw(seed)
+    reader, throw = rest_throws
+    r = throw(seed, "cocked_die")
     lean = [k for k, t in enumerate(r["truth"]) if t["cocked"]]
     assert len(lean) == 1 and r["truth"][lean[0]]["cocked_on"] == "die"
     (i,) = lean
@@ -76,14 +60,14 @@ def test_the_die_leaning_on_a_die_the_wall_cue_flags_is_flagged_too(rest, seed):
     assert above == before
 
 
-def test_a_black_die_whose_leaning_face_passes_for_shadow_is_kept_by_the_model(rest):
+def test_a_black_die_whose_leaning_face_passes_for_shadow_is_kept_by_the_model(rest_throws):
     """Dev 79102: a black five leaning 15.5 degrees on a black one, 1.8 edges from the wall.
     The face it turned up toward the other is as dark as a shadow, so with the shadows left out
     the two silhouettes lie 0.32 edge apart, past the strip's proof (0.25): the pair was
     cleared and the throw paid. The lean model believes it leans (1.00, the flat die 0.00):
     the pair is not cleared, and the leaning die is flagged."""
-    reader, throw = rest
-    r = throw(79102)
+    reader, throw = rest_throws
+    r = throw(79102, "cocked_die")
     (i,) = [k for k, t in enumerate(r["truth"]) if t["cocked"]]
     sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
     st = CockedSettings()

@@ -10,9 +10,6 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-import pytest
-
-from tests.support.scripts import load_script
 from vision.cocked_cues import (
     CockedSettings,
     _pips_centre,
@@ -29,37 +26,22 @@ from vision.cocked_cues import (
     wall_face_reach,
     wall_faces,
 )
-from vision.dice import DiceReader
 from vision.top_pips import pips_as_holes
 
 HOLES_ONLY = CockedSettings(pip_contrast=None)
-
-
-@pytest.fixture(scope="module")
-def rest(repo_root):
-    module = load_script(repo_root / "bench" / "cocked_rest.py", "cocked_rest")
-    reader = DiceReader()
-
-    def throw(seed: int, case: str) -> dict:
-        records = module.capture("physical", seed, 1, (640, 480), reader,
-                                 log=lambda *_: None, cases=[case])
-        assert len(records) == 1 and len(records[0]["boxes"]) == 2
-        return records[0]
-
-    return reader, throw
 
 
 def _judge(reader, r, settings):
     return judge_cocked(r["sil"], settings, reader, r["frame"], r["boxes"], r["readings"])[1]
 
 
-def test_a_flat_die_at_the_wall_under_a_glare_is_read(rest):
+def test_a_flat_die_at_the_wall_under_a_glare_is_read(rest_throws):
     """Dev 81000 (both dice struck the wall): a flat blue two resting against it under the
     lamp; its top's region is split by the glare, so its pips are no holes in it, and the wall
     cue's flag stood (the reader's centre 0.13 edge off the top's, toward the front). By their
     contrast its two pips are found, their centre 0.01 edge from the true top's, and put the
     top wall-ward of the silhouette as a flat die's: it is read."""
-    reader, throw = rest
+    reader, throw = rest_throws
     r = throw(81000, "both_hit")
     geo = r["sil"].geometry
     (i,) = [k for k, box in enumerate(r["boxes"]) if geo.wall_distance(*box[0])[0] < geo.die]
@@ -73,14 +55,14 @@ def test_a_flat_die_at_the_wall_under_a_glare_is_read(rest):
     assert not _judge(reader, r, CockedSettings())[i]
 
 
-def test_a_die_leaning_corner_on_stays_flagged_when_its_pips_are_found(rest):
+def test_a_die_leaning_corner_on_stays_flagged_when_its_pips_are_found(rest_throws):
     """Dev 82088: a red five leaning 10.6 degrees on the wall, turned 39 degrees to it. Its
     pips, found by contrast, put its top within 0.01 edge of the true one; measured from
     there its faces' edge lines show a flat die's front (the band moves 0.13 edge with the
     2.2 px between that centre and the reader's), from the reader's centre they do not: the edge lines' proof must see a flat
     die from both to clear it, and the die stays flagged. From the pips' centre alone it was
     paid."""
-    reader, throw = rest
+    reader, throw = rest_throws
     r = throw(82088, "cocked_wall")
     (i,) = [k for k, t in enumerate(r["truth"]) if t is not None and t["cocked"]]
     truth, rd, die = r["truth"][i], r["readings"][i], r["sil"].geometry.die
@@ -104,12 +86,12 @@ def test_a_die_leaning_corner_on_stays_flagged_when_its_pips_are_found(rest):
     assert _judge(reader, r, replace(st, wall_lean_keep=None))[i]
 
 
-def test_the_wall_face_cue_measures_from_the_pips_centre(rest):
+def test_the_wall_face_cue_measures_from_the_pips_centre(rest_throws):
     """Dev 81162 (both dice struck the wall): a flat green five against the wall. From the
     reader's centre (0.02 edge off the top's) its silhouette reached 0.10 edge toward the wall
     past its top, beyond the wall-face cue's 0.08, and a payable throw went to the operator;
     from its pips' centre (0.01 edge off) it reaches 0.07: it is read."""
-    reader, throw = rest
+    reader, throw = rest_throws
     r = throw(81162, "both_hit")
     geo = r["sil"].geometry
     (i,) = [k for k, box in enumerate(r["boxes"]) if geo.wall_distance(*box[0])[0] < geo.die]
@@ -126,13 +108,13 @@ def test_the_wall_face_cue_measures_from_the_pips_centre(rest):
     assert not any(_judge(reader, r, st))
 
 
-def test_a_steep_leans_upturned_side_face_stands_for_no_top(rest):
+def test_a_steep_leans_upturned_side_face_stands_for_no_top(rest_throws):
     """Dev 85219: a six leaning 43.5 degrees on the other die turns a side face up to the
     camera, square to it; the reader takes the die for leaning and sees that face (a four) as
     its best. Its pips lie square, but they prove no flat top of a die the reader did not read:
     no square is set on them (a square there touched the other die's top: the tops' proof
     would have taken the pair for flat) and the top-face cue does not take it for square."""
-    reader, throw = rest
+    reader, throw = rest_throws
     r = throw(85219, "cocked_die")
     (i,) = [k for k, t in enumerate(r["truth"]) if t is not None and t["cocked"]]
     truth, rd, die = r["truth"][i], r["readings"][i], r["sil"].geometry.die
