@@ -363,6 +363,11 @@ class CockedSettings:
         shipped model's (a model trained on both of the simulator's worlds is surer of flat
         dice at the wall, so it stands lower than the first model's 0.98: docs/replay.md).
     :param wall_lean_share: see ``wall_lean_keep``.
+    :param wall_lean_sure: ...and one the lean model believes leans by at least this is
+        flagged whatever the reader's share: the reader's cocked class learnt our default
+        renderer's looks, and under the physical world's lamp it can see a die leaning 17
+        degrees on the wall as flat (dev 87218: its share 0.20, the model 0.965, paid
+        without it). It only adds a flag; None: off.
     :param wall_unseen_area: a die within the wall cue's reach (``wall_near``) whose rest
         silhouette (its rotated box) covers less than this many die edges squared (a flat
         die's top alone covers one) is flagged: the cues cannot see it (a die of the felt's
@@ -445,6 +450,7 @@ class CockedSettings:
     lean_clear_share: float = 0.9
     wall_lean_keep: float | None = 0.5
     wall_lean_share: float = 0.25
+    wall_lean_sure: float | None = 0.95
     wall_unseen_area: float | None = 0.5
 
 
@@ -1735,7 +1741,8 @@ def lean_kept(geometry: TableGeometry, settings: CockedSettings, boxes: list, re
               beliefs: list[float] | None) -> list[bool]:
     """For each die, whether the lean model and the reader together keep it flagged at the
     wall (``wall_lean_keep``): within the wall cue's reach, the model's belief at least
-    ``wall_lean_keep`` and the reader's cocked share at least ``wall_lean_share``."""
+    ``wall_lean_keep`` and the reader's cocked share at least ``wall_lean_share``, or the
+    model's belief at least ``wall_lean_sure`` alone."""
     bar = settings.wall_lean_keep
     if bar is None or beliefs is None or not settings.geometric_cocked:
         return [False] * len(boxes)
@@ -1745,5 +1752,8 @@ def lean_kept(geometry: TableGeometry, settings: CockedSettings, boxes: list, re
         d_wall, u_wall = geometry.wall_distance(*box[0])
         out.append(rd is not None and -0.02 <= u_wall <= 1.02
                    and d_wall < settings.wall_near * geometry.die
-                   and beliefs[i] >= bar and cocked_share(rd) >= settings.wall_lean_share)
+                   and beliefs[i] >= bar
+                   and (cocked_share(rd) >= settings.wall_lean_share
+                        or (settings.wall_lean_sure is not None
+                            and beliefs[i] >= settings.wall_lean_sure)))
     return out

@@ -1,7 +1,7 @@
 """Dice leaning on the back wall that were paid before (R-I2: a cocked die is the operator's),
 each flagged now by one change of the wall cues (docs/replay.md, "How the other cues' settings
 were chosen": ``wall_top_shift``, ``wall_band_agree``, ``wall_unseen_area``; "The lean model
-of both worlds": ``wall_lean_keep``). Dev seeds of the
+of both worlds": ``wall_lean_keep``, ``wall_lean_sure``). Dev seeds of the
 physical world (never >= 90000, those are never tuned on), thrown as the bench's
 ``cocked_wall`` case."""
 
@@ -99,3 +99,13 @@ def test_the_lean_model_of_both_worlds_keeps_a_lean_the_wall_cues_clear(reader, 
     under the first model's 0.98."""
     assert leaning_die_flagged(seed, (640, 480), reader)
     assert not leaning_die_flagged(seed, (640, 480), reader, wall_lean_keep=0.98)
+
+
+def test_a_lean_the_lean_model_is_all_but_sure_of_is_flagged_whatever_the_reader(reader):
+    """Dev 87218: a die leaning 16.9 degrees on the wall whose top sits 0.278 edge wall-ward of
+    its silhouette, as a flat die's; the reader's cocked share 0.20 (under ``wall_lean_share``
+    0.25), the lean model 0.965. Flagged by the model alone at ``wall_lean_sure`` 0.95; paid
+    without it, or with the bar above its belief."""
+    assert leaning_die_flagged(87218, (640, 480), reader)
+    assert not leaning_die_flagged(87218, (640, 480), reader, wall_lean_sure=None)
+    assert not leaning_die_flagged(87218, (640, 480), reader, wall_lean_sure=0.97)
