@@ -47,7 +47,7 @@ against leaning on the wall by lean angle and on the other die, and how many ``f
 clears (``--true-lens``: with the simulator camera's focal length, not the lens assumed).
 ``--set NAME=none`` turns an optional setting off.
 
-The capture keeps the tracker's own call of ``vision.cocked_cues.judge_cocked`` by wrapping it
+The capture keeps the tracker's own call of ``vision.cocked.judge.judge_cocked`` by wrapping it
 while the throws run (the tracker and the cues run as the table runs them). Physical seeds
 >= ``NEVER_TUNED_SEED`` are refused: they are never tuned on (docs/replay.md).
 """
@@ -71,44 +71,38 @@ import numpy as np  # noqa: E402
 import vision.tracker as tracker_module  # noqa: E402
 from tests.support.throws import SIM_CASES, feed_clip, match  # noqa: E402
 from vision.camera_view import CameraView, CameraViewError  # noqa: E402
-from vision.cocked_cues import (  # noqa: E402
-    CockedSettings,
-    _pips_centre,
-    _tops,
+from vision.cocked.judge import judge_cocked, lean_beliefs  # noqa: E402
+from vision.cocked.pair import (  # noqa: E402
     band_between,
-    camera_view,
-    cocked_share,
-    cube_rim,
-    dice_window,
-    die_offsets,
     felt_band,
     felt_coloured,
+    lean_scores,
+    lie_flat_together,
+    pair_reach,
+    pairs,
+    polygons_gap,
+    shade_like_shadow,
+    silhouettes_gap,
+    silhouettes_touch,
+    tops_gap,
+)
+from vision.cocked.settings import CockedSettings, cocked_share  # noqa: E402
+from vision.cocked.top_face import pips_centre, top_face_shape, top_faces, top_region, top_square  # noqa: E402
+from vision.cocked.wall import (  # noqa: E402
+    camera_view,
+    cube_rim,
     flat_by_cube,
     flat_by_pips,
     flat_by_rims,
     flat_fronts,
     front_band,
-    judge_cocked,
-    lean_beliefs,
-    lean_scores,
     leans_on_wall,
-    lie_flat_together,
-    pair_reach,
-    pairs,
-    polygons_gap,
     rim_front,
-    shade_like_shadow,
-    silhouettes_gap,
-    silhouettes_touch,
-    top_face_shape,
-    top_faces,
-    top_region,
-    top_square,
-    tops_gap,
     wall_faces,
     wall_shift,
     whole_top,
 )
+from vision.cocked.windows import dice_window, die_offsets, top_centres  # noqa: E402
 from vision.die_silhouette import changed_pixels, felt_in_shadow  # noqa: E402
 from vision.simulator import simulate_throw  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, WORLDS, world_of  # noqa: E402
@@ -204,7 +198,7 @@ def front_reach(record: dict, i: int, view: CameraView | None,
     far both ways); ``toward``, the view angle's part toward the wall at its top (estimated
     from the area, ``CameraView``; nan without one); ``top_edge`` and ``band``, in a strip a
     half-edge wide across the top's centre, how far its top face reaches and how much farther
-    its silhouette does, and ``whole`` whether that top is whole (``vision.cocked_cues.
+    its silhouette does, and ``whole`` whether that top is whole (``vision.cocked.wall.
     front_band``, ``whole_top``: the front face's height as seen; nan where it cannot tell);
     ``far_wall`` and ``near_wall``, where its silhouette ends away from the wall and toward it
     in that strip, from the wall line (the calibration's): a flat die touching the wall shows
@@ -1060,7 +1054,7 @@ def shadow_rows(records: list[dict], near: float = 1.6) -> list[dict]:
         die = sil.geometry.die
         if math.dist(boxes[0][0], boxes[1][0]) / die > near:
             continue
-        tops = _tops(boxes, readings)
+        tops = top_centres(boxes, readings)
         seen = shadow_reach(sil, r["frame"], tops[0], tops[1])
         if seen is None:
             continue
@@ -1118,7 +1112,7 @@ def rim_kind(record: dict, i: int, settings: CockedSettings) -> str:
         return "black"
     if felt_coloured(sil, frame, boxes[i][0], settings.pair_felt_colour):
         return "felt hue"
-    tops = _tops(boxes, readings)
+    tops = top_centres(boxes, readings)
     seen = front_band(sil, frame, tops[i], [u for k, u in enumerate(tops) if k != i],
                       settings.wall_band_top_max)
     if seen is None or seen.top_edge < settings.wall_band_top_low:
@@ -1142,7 +1136,7 @@ def rim_rows(records: list[dict], settings: CockedSettings) -> list[dict]:
             r["sil"]))
         # every die at the wall measured, whatever the wall cue says
         by_rims = flat_by_rims(sil, st, frame, boxes, readings, [True] * len(boxes))
-        tops = _tops(boxes, readings)
+        tops = top_centres(boxes, readings)
         for i, t in _at_wall(r, st, view, rds):
             if t["cocked"] and t["cocked_on"] != "wall":
                 continue
@@ -1150,7 +1144,7 @@ def rim_rows(records: list[dict], settings: CockedSettings) -> list[dict]:
                 slope = view.slope(*tops[i])
             except CameraViewError:
                 continue
-            seen = rim_front(sil, frame, _pips_centre(st, frame, rds[i], die) or tops[i],
+            seen = rim_front(sil, frame, pips_centre(st, frame, rds[i], die) or tops[i],
                              [u for k, u in enumerate(tops) if k != i], slope)
             nan = float("nan")
             rows.append(dict(
@@ -1235,9 +1229,9 @@ def cube_rows(records: list[dict], settings: CockedSettings, true_lens: bool = F
         by_rims = flat_by_rims(sil, st, frame, boxes, readings, flagged)
         flagged = [f and not c for f, c in zip(flagged, by_rims, strict=True)]
         cleared = flat_by_cube(sil, st, frame, boxes, readings, [True] * len(boxes))
-        tops = _tops(boxes, readings)
+        tops = top_centres(boxes, readings)
         for i, t in _at_wall(r, st, view, rds):
-            pips = _pips_centre(st, frame, rds[i], die)
+            pips = pips_centre(st, frame, rds[i], die)
             centre = pips or tops[i]
             try:
                 slope = view.slope(*centre)
@@ -1343,14 +1337,14 @@ def rim_crops(records: list[dict], seeds: list[int], out: Path) -> list[Path]:
         sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
         geo, view = sil.geometry, camera_view(sil)
         die = geo.die
-        tops = _tops(boxes, readings)
+        tops = top_centres(boxes, readings)
         for i, t in enumerate(r["truth"]):
             rd = readings[i] if i < len(readings) else None
             if t is None or rd is None or sil.start_image is None or view is None:
                 continue
             if geo.wall_distance(*boxes[i][0])[0] > st.wall_near * die:
                 continue
-            centre = _pips_centre(st, frame, rd, die) or tops[i]
+            centre = pips_centre(st, frame, rd, die) or tops[i]
             half = int(2.5 * die)  # the flat cube's rim reaches 2 slopes out
             x0, y0 = max(0, int(centre[0]) - half), max(0, int(centre[1]) - half)
             x1 = min(frame.shape[1], int(centre[0]) + half)
@@ -1384,7 +1378,7 @@ def parse_set(items: list[str]) -> dict:
         name, _, value = item.partition("=")
         if name not in CockedSettings.__dataclass_fields__ or not value:
             raise SystemExit(f"--set {item!r}: write NAME=VALUE with NAME a CockedSettings "
-                             "field (vision/cocked_cues.py)")
+                             "field (vision/cocked/)")
         if value.lower() in ("none", "off"):  # an optional setting turned off
             out[name] = None
             continue

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from vision.cocked_cues import CockedSettings  # noqa: E402
+from vision.cocked.settings import CockedSettings  # noqa: E402
 from vision.die_lean import LeanJudge  # noqa: E402
 
 CASES = ["both_hit", "one_hits", "none_hits", "out_of_area", "cocked_wall", "cocked_die"]

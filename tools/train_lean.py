@@ -231,7 +231,7 @@ def describe(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> str:
 
 
 def at_bars(p: np.ndarray, y: np.ndarray, meta: np.ndarray) -> str:
-    """The beliefs where the tracker reads them (vision.cocked_cues.CockedSettings): a close
+    """The beliefs where the tracker reads them (vision.cocked.settings.CockedSettings): a close
     pair is cleared only at ``pair_min_lean`` 0.1 or less, a reader-only flag at ``lean_clear``
     0.02; a die within ``wall_near`` (0.87 edge) of the wall is flagged at ``wall_lean_keep``
     0.98 (with the reader), and a close pair's proofs overruled at ``pair_lean_keep`` 0.5."""

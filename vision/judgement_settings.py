@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
-from vision.cocked_cues import CockedSettings
+from vision.cocked.settings import CockedSettings
 from vision.throw_geometry import WallContact
 from vision.tracker import TrackerSettings
 

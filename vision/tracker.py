@@ -32,7 +32,7 @@ Per die, the tracker coordinates the other ideas of ``vision``:
   tumbling cube: ``WallContact``) and ``left_area`` (R-I1).
 - ``vision.die_silhouette``: a resting die's silhouette and box on the full-resolution rest
   frame, against the felt as it was before the throw.
-- ``vision.cocked_cues``: ``cocked``: the reader's flag, or (``CockedSettings.geometric_cocked``)
+- ``vision.cocked``: ``cocked``: the reader's flag, or (``CockedSettings.geometric_cocked``)
   the top face's foreshortening, the wall cue and the pair cue (docs/replay.md).
 - ``vision.lens``: with the calibration's ``lens_k1`` (a wide lens's barrel), every idea above
   works on the frames straightened (the work copy each frame; the full frame only where it is
@@ -54,7 +54,8 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.camera_view import CameraView, CameraViewError
-from vision.cocked_cues import CockedSettings, Reader, judge_cocked
+from vision.cocked.judge import judge_cocked
+from vision.cocked.settings import CockedSettings, Reader
 from vision.die_silhouette import RestSilhouettes, changed_pixels, felt_in_shadow
 from vision.die_track import DieTrack, swapped_bend
 from vision.lens import Lens
@@ -144,7 +145,7 @@ class TrackerSettings:
         from the wall, is judged for a wall strike also from where the blob's centre and the
         other die's first sighting apart put it on the blob's last frame
         (``ThrowTracker._unmixed_path``).
-    :param cocked: how resting dice are judged cocked (``vision.cocked_cues.CockedSettings``).
+    :param cocked: how resting dice are judged cocked (``vision.cocked.settings.CockedSettings``).
     :param wall: how a path shows a wall strike (``vision.throw_geometry.WallContact``).
     """
 

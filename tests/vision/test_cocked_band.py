@@ -1,5 +1,5 @@
 """What the band between two close dice's tops is made of (vision.pair_band,
-vision.cocked_cues.band_between, felt_band, ``pair_band_clear``): the felt between two flat
+vision.cocked.pair.band_between, felt_band, ``pair_band_clear``): the felt between two flat
 dice, the leaning die's own side face between a die leaning on the other and that other.
 Rest frames rendered by our simulator's physical world (dev seeds), tracked and read as the
 table does (R-I2: a die not proved flat goes to the operator)."""
@@ -11,14 +11,10 @@ from dataclasses import replace
 import cv2
 import pytest
 
-from vision.cocked_cues import (
-    CockedSettings,
-    band_between,
-    felt_band,
-    judge_cocked,
-    lie_flat_together,
-    top_faces,
-)
+from vision.cocked.judge import judge_cocked
+from vision.cocked.pair import band_between, felt_band, lie_flat_together
+from vision.cocked.settings import CockedSettings
+from vision.cocked.top_face import top_faces
 
 # the band proof as it was before it went off by default (dev 79083)
 ON = CockedSettings(pair_band_clear=0.03)
@@ -127,4 +123,5 @@ def test_a_pair_proved_not_leaning_on_each_other_keeps_a_die_that_may_lean_on_th
     tilted = tuple(top_faces(sil.geometry, on, frame, boxes, readings))
     assert lie_flat_together(sil, on, frame, (boxes[0][0], boxes[1][0]), tuple(readings), tilted)
     assert any(_judge(reader, r, on))
-    assert not any(_judge(reader, r, replace(on, pair_lean_keep=None)))
+    # (the model alone at the wall, wall_lean_sure, would flag it too)
+    assert not any(_judge(reader, r, replace(on, pair_lean_keep=None, wall_lean_sure=None)))

@@ -1,5 +1,5 @@
 """The band between the tops proves a pair flat only where the dice do not touch
-(vision.cocked_cues.lie_flat_together, ``pair_band_apart``): a die leaning on the other
+(vision.cocked.pair.lie_flat_together, ``pair_band_apart``): a die leaning on the other
 touches it. Rest frames rendered by our simulator's physical world (dev seeds), tracked and
 read as the table does (R-I2: a die not proved flat goes to the operator)."""
 
@@ -8,13 +8,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.vision import test_cocked_band as band_tests
-from vision.cocked_cues import (
-    CockedSettings,
-    band_between,
-    felt_band,
-    judge_cocked,
-    silhouettes_touch,
-)
+from vision.cocked.judge import judge_cocked
+from vision.cocked.pair import band_between, felt_band, silhouettes_touch
+from vision.cocked.settings import CockedSettings
 
 # the band proof as it was before it went off by default (dev 79083)
 ON = CockedSettings(pair_band_clear=0.03)
@@ -46,7 +42,8 @@ def test_a_die_leaning_on_the_other_at_a_corner_is_not_cleared_by_felt_beside_th
     assert _touch(r)
     assert ON.pair_band_apart
     assert any(_judge(reader, r, ON))
-    assert not any(_judge(reader, r, replace(ON, pair_band_apart=False)))
+    # (the lean model, 1.00 for the leaning die, keeps the pair too: pair_lean_keep)
+    assert not any(_judge(reader, r, replace(ON, pair_band_apart=False, pair_lean_keep=None)))
 
 
 def test_two_flat_dice_apart_are_still_cleared_by_the_felt_between_them(rest):
@@ -79,12 +76,14 @@ def test_a_lean_whose_touch_hides_in_the_shadow_is_flagged_with_the_band_proof_o
     silhouettes take for the pair's shadow, so the shadow-free silhouettes do not touch and the
     band beside the touch is open felt. With the band proof (0.03) the pair was cleared and
     the throw paid (R-I2 says the operator rules a cocked die); by default the proof is off and
-    the leaning die is flagged."""
+    the leaning die is flagged. The lean model believing it leans now keeps the pair with the
+    proof on as well (``pair_lean_keep``)."""
     reader, throw, _ = rest
     r = throw(79083, "cocked_die")
     lean = [t["cocked"] and t["cocked_on"] for t in r["truth"]]
     assert lean == ["die", False]
     assert not _touch(r)
-    assert not any(_judge(reader, r, ON))  # the proof on: paid
+    assert not any(_judge(reader, r, replace(ON, pair_lean_keep=None)))  # the proof on: paid
+    assert _judge(reader, r, ON) == [True, False]
     assert CockedSettings().pair_band_clear is None
     assert _judge(reader, r, CockedSettings()) == [True, False]

@@ -18,7 +18,8 @@ from tests.vision.test_cocked_front import (
     _toward,
 )
 from tests.vision.tracker_synth import DIE, FELT, WALL_Y, background
-from vision.cocked_cues import CockedSettings, flat_fronts, leans_on_wall
+from vision.cocked.settings import CockedSettings
+from vision.cocked.wall import flat_fronts, leans_on_wall
 from vision.dice import DieReading
 from vision.die_silhouette import changed_pixels, felt_in_shadow, off_felt_chroma
 from vision.throw_geometry import TableGeometry

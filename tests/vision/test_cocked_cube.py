@@ -1,5 +1,5 @@
 """The wall cue's clearing by the flat hypothesis drawn through the camera model
-(vision.flat_cube, vision.cocked_cues.cube_rim, cube_shows_flat, flat_by_cube): a flat die at the
+(vision.flat_cube, vision.cocked.wall.cube_rim, cube_shows_flat, flat_by_cube): a flat die at the
 back wall meets the felt along its cube's lower outline, most of the view's slope past its top;
 a die tipped t away from the wall meets it ``toward cos t - sin t`` past its top's front edge or
 nearer. On real rest frames of the physical world's dev sets (crops made by
@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.rest_crops import load_rest_crop
-from vision.cocked_cues import CockedSettings, cube_rim, cube_shows_flat, flat_by_cube
+from vision.cocked.settings import CockedSettings
+from vision.cocked.wall import cube_rim, cube_shows_flat, flat_by_cube
 from vision.flat_cube import lean_rim
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "cube_rims"

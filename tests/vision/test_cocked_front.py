@@ -1,4 +1,4 @@
-"""The front face's band (vision.cocked_cues.front_band, flat_fronts): a flat die at the back wall
+"""The front face's band (vision.cocked.wall.front_band, flat_fronts): a flat die at the back wall
 shows its front face one edge tall at the view angle; a die tipped away from the wall by t shows
 sin t less. Constructed rest frames under a camera tilted toward the wall (R-I2)."""
 
@@ -12,14 +12,9 @@ import pytest
 
 from tests.vision.tracker_synth import DIE, PIPS, WALL_Y, background
 from vision.calibration import Calibration
-from vision.cocked_cues import (
-    CockedSettings,
-    camera_view,
-    front_band,
-    judge_cocked,
-    leans_on_wall,
-    whole_top,
-)
+from vision.cocked.judge import judge_cocked
+from vision.cocked.settings import CockedSettings
+from vision.cocked.wall import camera_view, front_band, leans_on_wall, whole_top
 from vision.dice import DieReading
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry

@@ -1,5 +1,5 @@
 """The strip of felt between two close dice where the top-face cue cannot measure a top
-(vision.cocked_cues.lie_flat_together, ``pair_clear_gap``, ``pair_gap_square``): a lean needs
+(vision.cocked.pair.lie_flat_together, ``pair_clear_gap``, ``pair_gap_square``): a lean needs
 a touch, and the touch lies in both silhouettes whatever the tops show. Rest frames rendered
 by our simulator's physical world (dev seeds), tracked and read as the table does (R-I2: a die
 not proved flat goes to the operator)."""
@@ -13,13 +13,10 @@ import numpy as np
 import pytest
 
 from tests.vision import test_cocked_band as band_tests
-from vision.cocked_cues import (
-    CockedSettings,
-    judge_cocked,
-    lie_flat_together,
-    silhouettes_gap,
-    top_faces,
-)
+from vision.cocked.judge import judge_cocked
+from vision.cocked.pair import lie_flat_together, silhouettes_gap
+from vision.cocked.settings import CockedSettings
+from vision.cocked.top_face import top_faces
 
 ON = CockedSettings()
 SQUARE = replace(ON, pair_gap_square=True)

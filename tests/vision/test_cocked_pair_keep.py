@@ -17,14 +17,10 @@ from dataclasses import replace
 
 import pytest
 
-from vision.cocked_cues import (
-    CockedSettings,
-    judge_cocked,
-    lean_beliefs,
-    lie_flat_together,
-    silhouettes_gap,
-    top_faces,
-)
+from vision.cocked.judge import judge_cocked, lean_beliefs
+from vision.cocked.pair import lie_flat_together, silhouettes_gap
+from vision.cocked.settings import CockedSettings
+from vision.cocked.top_face import top_faces
 
 OFF = CockedSettings(pair_wall_both=None)
 

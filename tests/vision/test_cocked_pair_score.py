@@ -11,7 +11,8 @@ from dataclasses import replace
 import pytest
 
 from tests.support.scripts import load_script
-from vision.cocked_cues import CockedSettings, judge_cocked
+from vision.cocked.judge import judge_cocked
+from vision.cocked.settings import CockedSettings
 from vision.dice import DiceReader
 
 

@@ -1,4 +1,4 @@
-"""The pair cue (vision.cocked_cues.pairs) on constructed rest frames: how far apart a die
+"""The pair cue (vision.cocked.pair.pairs) on constructed rest frames: how far apart a die
 leaning on the other can rest, and when a close pair may be taken for two flat dice (R-I2)."""
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import pytest
 
 from tests.vision.test_tracker import PlacedReader, _PlacedLean
 from tests.vision.tracker_synth import CAL, DIE, SynthDie, background, draw_die
-from vision.cocked_cues import CockedSettings, felt_coloured, judge_cocked, silhouettes_touch
+from vision.cocked.judge import judge_cocked
+from vision.cocked.pair import felt_coloured, silhouettes_touch
+from vision.cocked.settings import CockedSettings
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry
 

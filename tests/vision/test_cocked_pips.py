@@ -1,4 +1,4 @@
-"""The top face's pips as a ruler (vision.top_pips, vision.cocked_cues.flat_by_pips): their mean
+"""The top face's pips as a ruler (vision.top_pips, vision.cocked.wall.flat_by_pips): their mean
 is the top face's centre whatever the face, so the wall cue measured from it is not moved by the
 reader's error in that centre. Constructed rest frames under a camera tilted toward the wall
 (R-I2)."""
@@ -22,17 +22,16 @@ from tests.vision.test_cocked_front import (
     _toward,
 )
 from tests.vision.tracker_synth import DIE, FELT, PIPS, WALL_Y, background
-from vision.cocked_cues import (
-    CockedSettings,
-    flat_by_pips,
+from vision.cocked.judge import judge_cocked
+from vision.cocked.settings import CockedSettings
+from vision.cocked.top_face import (
     foreshortened,
-    judge_cocked,
-    leans_on_wall,
     pips_foreshortened,
     top_face_shape,
     top_faces,
     top_square,
 )
+from vision.cocked.wall import flat_by_pips, leans_on_wall
 from vision.dice import DieReading
 from vision.throw_geometry import TableGeometry
 from vision.top_pips import TopPips, pips_as_holes, pips_by_contrast, top_pips

@@ -10,22 +10,19 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from vision.cocked_cues import (
-    CockedSettings,
-    _pips_centre,
-    _tops,
-    agreeing_pips,
+from vision.cocked.judge import judge_cocked
+from vision.cocked.pair import tops_gap
+from vision.cocked.settings import CockedSettings
+from vision.cocked.top_face import agreeing_pips, pips_centre, pips_foreshortened, top_square
+from vision.cocked.wall import (
     camera_view,
     flat_by_rims,
-    judge_cocked,
-    pips_foreshortened,
     rim_front,
     rim_shows_flat,
-    top_square,
-    tops_gap,
     wall_face_reach,
     wall_faces,
 )
+from vision.cocked.windows import top_centres
 from vision.top_pips import pips_as_holes
 
 HOLES_ONLY = CockedSettings(pip_contrast=None)
@@ -49,7 +46,7 @@ def test_a_flat_die_at_the_wall_under_a_glare_is_read(rest_throws):
     assert not truth["cocked"] and rd.value == truth["value"]
     held = pips_as_holes(r["frame"], rd.center, die)
     assert held is None or held.count != rd.value
-    centre = _pips_centre(CockedSettings(), r["frame"], rd, die)
+    centre = pips_centre(CockedSettings(), r["frame"], rd, die)
     assert centre is not None and math.dist(centre, truth["rest_center"]) < 0.03 * die
     assert _judge(reader, r, HOLES_ONLY)[i]
     assert not _judge(reader, r, CockedSettings())[i]
@@ -68,9 +65,9 @@ def test_a_die_leaning_corner_on_stays_flagged_when_its_pips_are_found(rest_thro
     truth, rd, die = r["truth"][i], r["readings"][i], r["sil"].geometry.die
     assert truth["cocked_on"] == "wall" and 10 <= truth["cocked_tilt_deg"] <= 12
     st = CockedSettings()
-    centre = _pips_centre(st, r["frame"], rd, die)
+    centre = pips_centre(st, r["frame"], rd, die)
     assert centre is not None and math.dist(centre, truth["rest_center"]) < 0.03 * die
-    view, tops = camera_view(r["sil"]), _tops(r["boxes"], r["readings"])
+    view, tops = camera_view(r["sil"]), top_centres(r["boxes"], r["readings"])
     others = [t for k, t in enumerate(tops) if k != i]
     slope = view.slope(*tops[i])
 
@@ -98,9 +95,9 @@ def test_the_wall_face_cue_measures_from_the_pips_centre(rest_throws):
     truth, rd = r["truth"][i], r["readings"][i]
     assert not truth["cocked"] and rd.value == truth["value"]
     st = CockedSettings()
-    tops = _tops(r["boxes"], r["readings"])
+    tops = top_centres(r["boxes"], r["readings"])
     others = [t for k, t in enumerate(tops) if k != i]
-    centre = _pips_centre(st, r["frame"], rd, geo.die)
+    centre = pips_centre(st, r["frame"], rd, geo.die)
     assert centre is not None
     assert wall_face_reach(r["sil"], r["frame"], tops[i], others) > st.wall_face_excess
     assert wall_face_reach(r["sil"], r["frame"], centre, others) < st.wall_face_excess

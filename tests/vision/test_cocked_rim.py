@@ -1,4 +1,4 @@
-"""The wall cue's clearing by the faces' edge lines (vision.front_rim, vision.cocked_cues.rim_front,
+"""The wall cue's clearing by the faces' edge lines (vision.front_rim, vision.cocked.wall.rim_front,
 rim_shows_flat): a flat die at the back wall shows its front face between two straight lines
 along its edges, ``toward`` apart, and no side face beyond the view's slope; a die tipped away
 from the wall shows sin t less front face, one tipped sideways sin t more side face. On real rest
@@ -11,12 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.rest_crops import load_rest_crop
-from vision.cocked_cues import (
-    CockedSettings,
-    flat_by_rims,
-    rim_front,
-    rim_shows_flat,
-)
+from vision.cocked.settings import CockedSettings
+from vision.cocked.wall import flat_by_rims, rim_front, rim_shows_flat
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rim_edges"
 

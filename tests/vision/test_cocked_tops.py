@@ -1,4 +1,4 @@
-"""What lies between the tops of two close dice (vision.cocked_cues.lie_flat_together): two
+"""What lies between the tops of two close dice (vision.cocked.pair.lie_flat_together): two
 flat dice that touch have top squares that touch; a die leaning by t on the other tips its top
 away and shows the face that was against it between the two tops, about sin t wide; felt or
 shadow wider than a leaning die's face can hide proves no touch. Constructed rest frames
@@ -14,14 +14,9 @@ import pytest
 
 from tests.vision.test_tracker import PlacedReader
 from tests.vision.tracker_synth import CAL, DIE, SynthDie, background, draw_die
-from vision.cocked_cues import (
-    CockedSettings,
-    judge_cocked,
-    shade_like_shadow,
-    silhouettes_gap,
-    silhouettes_touch,
-    tops_gap,
-)
+from vision.cocked.judge import judge_cocked
+from vision.cocked.pair import shade_like_shadow, silhouettes_gap, silhouettes_touch, tops_gap
+from vision.cocked.settings import CockedSettings
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry
 

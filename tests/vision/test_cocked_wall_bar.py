@@ -13,7 +13,8 @@ import pytest
 
 from tests.support.throws import feed_clip, match
 from vision.calibration import Calibration
-from vision.cocked_cues import CockedSettings, unseen_at_wall
+from vision.cocked.settings import CockedSettings
+from vision.cocked.wall import unseen_at_wall
 from vision.dice import DiceReader
 from vision.simulator import simulate_throw
 from vision.simulator.worlds import world_of

@@ -100,7 +100,7 @@ def test_two_flat_dice_touching_are_not_believed_to_lean(judge):
 
 
 def _observe(seed: int, scenario: str, **settings):
-    from vision.cocked_cues import CockedSettings
+    from vision.cocked.settings import CockedSettings
     from vision.dice import DiceReader
     from vision.simulator import simulate_throw
     from vision.tracker import ThrowTracker, TrackerSettings

@@ -25,7 +25,9 @@ from tests.vision.tracker_synth import (
     throw,
 )
 from vision.calibration import Calibration
-from vision.cocked_cues import CockedSettings, foreshortened, leans_on_wall, top_face_shape
+from vision.cocked.settings import CockedSettings
+from vision.cocked.top_face import foreshortened, top_face_shape
+from vision.cocked.wall import leans_on_wall
 from vision.die_track import DieTrack
 from vision.throw_geometry import TableGeometry
 from vision.tracker import ThrowTracker, TrackerSettings, choose_scale
@@ -986,7 +988,7 @@ def test_a_face_showing_beyond_the_top_toward_the_wall_is_a_lean_on_the_wall():
     wall: its top is the part nearest the wall. A die leaning on the wall shows the face that
     was against it on the wall side of its top. The top is square in both (as a renderer that
     does not foreshorten draws it): the silhouette's reach toward the wall tells them apart."""
-    from vision.cocked_cues import wall_face_reach
+    from vision.cocked.wall import wall_face_reach
     from vision.die_silhouette import RestSilhouettes
 
     geometry = TableGeometry(CAL)
@@ -1008,7 +1010,7 @@ def test_a_face_showing_beyond_the_top_toward_the_wall_is_a_lean_on_the_wall():
     lean = wall_face_reach(sil, img, lean_top, [flat_top])
     settings = CockedSettings()
     assert flat < settings.wall_face_excess < lean
-    from vision.cocked_cues import wall_faces
+    from vision.cocked.wall import wall_faces
 
     boxes = [box(flat_top), box(lean_top)]
     assert wall_faces(sil, settings, img, boxes, []) == [False, True]

@@ -7,7 +7,8 @@ import pickle
 import pytest
 
 from tests.support.scripts import load_script
-from vision.cocked_cues import CockedSettings, judge_cocked
+from vision.cocked.judge import judge_cocked
+from vision.cocked.settings import CockedSettings
 from vision.dice import DiceReader
 
 
@@ -34,7 +35,7 @@ def test_kept_rest_frames_judge_as_the_tracker_did(rest_bench, tmp_path):
                                  r["readings"])
         assert cocked == r["cocked"], r["seed"]
     # the tracker's own call is back in place after the capture
-    import vision.cocked_cues as cues
+    import vision.cocked.judge as cues
     import vision.tracker as tracker
 
     assert tracker.judge_cocked is cues.judge_cocked
