@@ -110,3 +110,13 @@ def test_a_lean_the_lean_model_is_all_but_sure_of_is_flagged_whatever_the_reader
     assert leaning_die_flagged(87218, (640, 480), reader)
     assert not leaning_die_flagged(87218, (640, 480), reader, wall_lean_sure=None)
     assert not leaning_die_flagged(87218, (640, 480), reader, wall_lean_sure=0.97)
+
+
+@pytest.mark.parametrize("seed", [86020, 78157])
+def test_a_ten_degree_lean_just_past_the_old_bar_is_flagged(reader, seed):
+    """Dev 86020 (a die leaning 11.3 degrees on the wall) and 78157 (10.4 degrees, from a set
+    drawn after the bar was 0.22): their tops sit 0.222 and 0.224 edge wall-ward of their
+    silhouettes, just past the bar of 0.22, and the lean model believes them flat (0.10,
+    0.16): paid under 0.22, flagged under ``wall_top_shift`` 0.25."""
+    assert leaning_die_flagged(seed, (640, 480), reader)
+    assert not leaning_die_flagged(seed, (640, 480), reader, wall_top_shift=0.22)

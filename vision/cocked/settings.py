@@ -138,8 +138,8 @@ class CockedSettings:
         finds it this many die edges (the pips' centre's error) past ``wall_pip_bar``: its
         top sits wall-ward of its silhouette as a flat die's does.
     :param wall_pip_bar: the bar of ``wall_pip_margin``: the wall cue's own bar before it
-        went from 0.2 to 0.22 (``wall_top_shift``), which was raised for the reader's centre,
-        up to 0.1 edge off the top's; the pips' centre is not.
+        went from 0.2 to 0.22 and 0.25 (``wall_top_shift``), which was raised for the
+        reader's centre, up to 0.1 edge off the top's; the pips' centre is not.
     :param wall_pips: clear by the pips (``wall_pip_margin``) at all.
     :param wall_pip_agree: ...only where the pips are as many as the reader's face and their
         centre lies within this many die edges of the reader's (both saw the same face).
@@ -334,7 +334,7 @@ class CockedSettings:
     wall_face_excess: float = 0.08
     wall_lean: float = 0.42
     wall_near: float = 0.87
-    wall_top_shift: float = 0.22
+    wall_top_shift: float = 0.25
     wall_share_weight: float = 0.0
     wall_distance_weight: float = 0.2
     wall_pips: bool = True
