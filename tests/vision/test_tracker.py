@@ -492,7 +492,7 @@ def test_wall_cue_asks_where_the_top_face_sits_in_the_silhouette():
     its top (the top is not wall-ward): only the second is cocked."""
     geometry, settings = TableGeometry(CAL), CockedSettings()
     box = ((300.0, WALL_Y + 0.35 * DIE), (DIE, 1.2 * DIE), 0.0)
-    flat_top = _reading((300.0, WALL_Y + 0.2 * DIE))
+    flat_top = _reading((300.0, WALL_Y + 0.15 * DIE))
     leaning_top = _reading((300.0, WALL_Y + 0.38 * DIE))
     assert not leans_on_wall(geometry, settings, box, flat_top)
     assert leans_on_wall(geometry, settings, box, leaning_top)
@@ -524,8 +524,8 @@ def test_wall_cue_weighs_the_distance_to_the_wall_and_the_readers_belief_if_aske
     steep_top = _reading((300.0, WALL_Y + 0.26 * DIE), share=0.05)
     assert leans_on_wall(geometry, settings, near, steep_top)
     # the same top-to-silhouette shift, the silhouette farther from the wall: a flat die
-    farther = ((300.0, WALL_Y + 0.67 * DIE), (DIE, 1.2 * DIE), 0.0)
-    flat_top = _reading((300.0, WALL_Y + 0.58 * DIE), share=0.05)
+    farther = ((300.0, WALL_Y + 0.83 * DIE), (DIE, 1.2 * DIE), 0.0)
+    flat_top = _reading((300.0, WALL_Y + 0.74 * DIE), share=0.05)
     assert not leans_on_wall(geometry, settings, farther, flat_top)
     # the reader's belief, weighed in (the weights tuned for an earlier reader)
     weighed = CockedSettings(wall_share_weight=0.1, wall_top_shift=0.135, wall_near=0.5)
