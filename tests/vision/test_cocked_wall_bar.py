@@ -105,11 +105,22 @@ def test_the_lean_model_of_both_worlds_keeps_a_lean_the_wall_cues_clear(reader, 
 def test_a_lean_the_lean_model_is_all_but_sure_of_is_flagged_whatever_the_reader(reader):
     """Dev 87218: a die leaning 16.9 degrees on the wall whose top sits 0.278 edge wall-ward of
     its silhouette, as a flat die's; the reader's cocked share 0.20 (under ``wall_lean_share``
-    0.25), the lean model 0.965. Flagged by the model alone at ``wall_lean_sure`` 0.95; paid
-    without it, or with the bar above its belief."""
-    assert leaning_die_flagged(87218, (640, 480), reader)
-    assert not leaning_die_flagged(87218, (640, 480), reader, wall_lean_sure=None)
-    assert not leaning_die_flagged(87218, (640, 480), reader, wall_lean_sure=0.97)
+    as it was, 0.25), the lean model 0.965. Flagged by the model alone at ``wall_lean_sure``
+    0.95; paid without it, or with the bar above its belief."""
+    assert leaning_die_flagged(87218, (640, 480), reader, wall_lean_share=0.25)
+    assert not leaning_die_flagged(87218, (640, 480), reader, wall_lean_sure=None,
+                                   wall_lean_share=0.25)
+    assert not leaning_die_flagged(87218, (640, 480), reader, wall_lean_sure=0.97,
+                                   wall_lean_share=0.25)
+
+
+def test_two_models_keep_a_ten_degree_lean_the_front_band_clears(reader):
+    """Dev 78533 (a white die leaning 10.0 degrees on the wall, from a set drawn to check the
+    other changes): the wall cue flags it and its front band, measured as a flat die's,
+    clears it; the lean model believes it leans (0.66) and the reader a little (0.24): kept
+    under ``wall_lean_share`` 0.2, paid under 0.25."""
+    assert leaning_die_flagged(78533, (640, 480), reader)
+    assert not leaning_die_flagged(78533, (640, 480), reader, wall_lean_share=0.25)
 
 
 @pytest.mark.parametrize("seed", [86020, 78157])

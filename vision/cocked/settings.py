@@ -308,7 +308,7 @@ class CockedSettings:
         belief 0.9995; paid without it). It only adds a flag; None: off. The bar is the
         shipped model's (a model trained on both of the simulator's worlds is surer of flat
         dice at the wall, so it stands lower than the first model's 0.98: docs/replay.md).
-    :param wall_lean_share: see ``wall_lean_keep``.
+    :param wall_lean_share: see ``wall_lean_keep`` (0.25 before dev 78533: its share 0.24).
     :param wall_lean_sure: ...and one the lean model believes leans by at least this is
         flagged whatever the reader's share: the reader's cocked class learnt our default
         renderer's looks, and under the physical world's lamp it can see a die leaning 17
@@ -395,7 +395,7 @@ class CockedSettings:
     lean_clear: float = 0.02
     lean_clear_share: float = 0.9
     wall_lean_keep: float | None = 0.5
-    wall_lean_share: float = 0.25
+    wall_lean_share: float = 0.2
     wall_lean_sure: float | None = 0.95
     wall_unseen_area: float | None = 0.5
 
