@@ -123,5 +123,6 @@ def test_a_pair_proved_not_leaning_on_each_other_keeps_a_die_that_may_lean_on_th
     tilted = tuple(top_faces(sil.geometry, on, frame, boxes, readings))
     assert lie_flat_together(sil, on, frame, (boxes[0][0], boxes[1][0]), tuple(readings), tilted)
     assert any(_judge(reader, r, on))
-    # (the model alone at the wall, wall_lean_sure, would flag it too)
-    assert not any(_judge(reader, r, replace(on, pair_lean_keep=None, wall_lean_sure=None)))
+    # (the two models' keep at the wall, wall_lean_sure and wall_lean_share 0.2, flag it too)
+    assert not any(_judge(reader, r, replace(on, pair_lean_keep=None, wall_lean_sure=None,
+                                             wall_lean_share=0.25)))
