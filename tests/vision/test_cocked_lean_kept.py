@@ -45,7 +45,7 @@ def test_the_clip_009_die_is_kept_flagged_where_both_models_see_the_lean():
 
 @pytest.mark.parametrize(("edges", "share", "belief"), [
     (0.8, 0.522, 0.45),   # the lean model less sure than not (its bar 0.5)
-    (0.8, 0.15, 0.94),    # the reader sees little lean (its bar 0.2), the model under 0.95
+    (0.8, 0.15, 0.85),    # the reader sees little lean (its bar 0.2), the model under 0.9
     (1.5, 0.522, 0.9995),  # beyond the wall cue's reach (0.87): nothing to lean on
 ])
 def test_one_model_alone_or_a_die_off_the_wall_keeps_nothing(edges, share, belief):
@@ -54,12 +54,15 @@ def test_one_model_alone_or_a_die_off_the_wall_keeps_nothing(edges, share, belie
 
 
 def test_the_lean_model_all_but_sure_keeps_a_die_the_reader_sees_flat():
-    """``wall_lean_sure``: a belief of 0.95 or more keeps the die whatever the reader's share
-    (dev 87218: the reader 0.20, the model 0.965); off, the reader's bar stands."""
+    """``wall_lean_sure``: a belief of 0.9 or more keeps the die whatever the reader's share
+    (dev 87218: the reader 0.20, the model 0.965; dev 77367: 0.14 and 0.94, paid under the
+    bar 0.95); off, the reader's bar stands."""
     box, reading = die_at(342.0, 0.8, share=0.15)
     assert kept([box], [reading], [0.965]) == [True]
     assert kept([box], [reading], [0.965], CockedSettings(wall_lean_sure=None)) == [False]
-    assert kept([box], [reading], [0.94]) == [False]
+    assert kept([box], [reading], [0.94]) == [True]
+    assert kept([box], [reading], [0.94], CockedSettings(wall_lean_sure=0.95)) == [False]
+    assert kept([box], [reading], [0.85]) == [False]
     far_box, far = die_at(342.0, 1.5, share=0.15)
     assert kept([far_box], [far], [0.9995]) == [False]
 
@@ -87,3 +90,19 @@ def test_the_bars_keep_dice_the_other_cues_cleared_on_the_dev_sets():
         assert kept([box], [reading], [belief]) == [True]
         old = CockedSettings(wall_lean_keep=0.999, wall_lean_share=0.3)
         assert kept([box], [reading], [belief], old) == [False]
+
+
+def test_the_reach_is_measured_from_the_top_where_the_silhouette_is_cut_short():
+    """A die of the felt's colour leaves a silhouette cut short, its centre off the die's: dev
+    75423 (a green die leaning 14 degrees on the wall, its silhouette's centre 1.03 edges from
+    the wall line, its top 0.71) was paid. The nearer of the two centres puts it in reach; a
+    die whose top lies off the wall too stays out."""
+    geometry = TableGeometry(CAL)
+    box, _ = die_at(342.0, 1.03, share=0.35)
+    (x, y), _, _ = box
+    top_near = DieReading(3, (x, y - 0.32 * DIE), box, 0.9, False, 0.35, 3)
+    assert geometry.wall_distance(*top_near.center)[0] / DIE < 0.87
+    assert kept([box], [top_near], [0.9999]) == [True]
+    top_far = DieReading(3, (x, y + 0.1 * DIE), box, 0.9, False, 0.35, 3)
+    assert kept([box], [top_far], [0.9999]) == [False]
+    assert kept([box], [top_near], [0.9999], CockedSettings(wall_lean_keep=None)) == [False]

@@ -131,3 +131,23 @@ def test_a_ten_degree_lean_just_past_the_old_bar_is_flagged(reader, seed):
     0.16): paid under 0.22, flagged under ``wall_top_shift`` 0.25."""
     assert leaning_die_flagged(seed, (640, 480), reader)
     assert not leaning_die_flagged(seed, (640, 480), reader, wall_top_shift=0.22)
+
+
+def test_a_lean_the_model_is_sure_of_past_a_rim_found_on_its_shading_is_flagged(reader):
+    """Dev 77367 (a set drawn after ``wall_lean_sure`` was 0.95): a yellow die leaning 13.8
+    degrees on the wall, on tan felt. The wall cue flags it; the flat cube's rim, found on its
+    shaded front face 0.034 edge past a 10-degree lean's, clears it. The reader's cocked
+    share 0.14, the lean model 0.94: paid under 0.95, flagged under 0.9."""
+    assert leaning_die_flagged(77367, (640, 480), reader)
+    assert not leaning_die_flagged(77367, (640, 480), reader, wall_lean_sure=0.95)
+
+
+@pytest.mark.parametrize("seed", [75423, 75543])
+def test_a_die_of_the_felts_colour_is_in_the_models_reach_by_its_top(reader, seed):
+    """Dev 75423 and 75543 (green dice on green felt leaning 13.9 and 25.5 degrees on the
+    wall): their silhouettes are cut short, their centres 1.03 and 0.90 edges from the wall
+    line, beyond the wall cue's reach (0.87); their tops lie 0.71 and 0.67 from it. The lean
+    model believes both lean (0.9999); measured from the top, the keep flags them, and
+    without the keep they are paid."""
+    assert leaning_die_flagged(seed, (640, 480), reader)
+    assert not leaning_die_flagged(seed, (640, 480), reader, wall_lean_keep=None)

@@ -735,8 +735,12 @@ def test_a_die_leaning_on_a_flat_die_at_the_wall_is_the_cocked_one_when_all_cues
     # the lean model alone does not move the flag off the wall (the other die drawn flat, the
     # reader as unsure of both)...
     flat_beside = [dice[0], dict(dice[1], side=None, side_w=0.0)]
-    got = _pair_throw(flat_beside, [0.3, 0.3], lean=[0.05, 1.0])
+    got = _pair_throw(flat_beside, [0.3, 0.3], lean=[0.05, 1.0], wall_lean_keep=None)
     assert [d.cocked for d in got] == [True, False]
+    # (with the model's keep at the wall, its belief of 1.0 in the other die, whose top lies
+    # within the wall cue's reach, adds a flag there, wall_lean_sure; it takes none away)
+    got = _pair_throw(flat_beside, [0.3, 0.3], lean=[0.05, 1.0])
+    assert [d.cocked for d in got] == [True, True]
     # ...nor do the reader and the silhouettes alone, nor anything without the model; where
     # the model believes the other leans (0.5 or more) without the margin to move the flag,
     # both are flagged (pair_wall_both): the die at the wall keeps its flag either way
@@ -744,7 +748,8 @@ def test_a_die_leaning_on_a_flat_die_at_the_wall_is_the_cocked_one_when_all_cues
     assert [d.cocked for d in got] == [True, False]
     got = _pair_throw(dice, [0.2, 0.7], lean=[0.6, 0.9])
     assert [d.cocked for d in got] == [True, True]
-    got = _pair_throw(dice, [0.2, 0.7], lean=[0.6, 0.9], pair_wall_both=None)
+    got = _pair_throw(dice, [0.2, 0.7], lean=[0.6, 0.9], pair_wall_both=None,
+                      wall_lean_keep=None)
     assert [d.cocked for d in got] == [True, False]
     got = _pair_throw(dice, [0.2, 0.7])
     assert [d.cocked for d in got] == [True, False]

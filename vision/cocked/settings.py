@@ -299,7 +299,8 @@ class CockedSettings:
         the reader's confidence in that face reaches its ``min_confidence`` and its
         ``cocked_share`` is below ``lean_clear_share``.
     :param lean_clear_share: see ``lean_clear``.
-    :param wall_lean_keep: a die within the wall cue's reach (``wall_near``) that the lean
+    :param wall_lean_keep: a die within the wall cue's reach (``wall_near``, from the nearer
+        of its silhouette's centre and its top's) that the lean
         model believes leans by at least this, and the reader by at least ``wall_lean_share``,
         is flagged whatever the wall cue and its proofs say: two models seeing the lean
         outweigh a top-face centre taken from the wrong face (the second renderer's
@@ -313,7 +314,9 @@ class CockedSettings:
         flagged whatever the reader's share: the reader's cocked class learnt our default
         renderer's looks, and under the physical world's lamp it can see a die leaning 17
         degrees on the wall as flat (dev 87218: its share 0.20, the model 0.965, paid
-        without it). It only adds a flag; None: off.
+        without it; 0.95 until dev 77367: a yellow die leaning 14 degrees on tan felt, its
+        share 0.14, the model 0.94, the flat cube's rim found on its shading). It only adds
+        a flag; None: off.
     :param wall_unseen_area: a die within the wall cue's reach (``wall_near``) whose rest
         silhouette (its rotated box) covers less than this many die edges squared (a flat
         die's top alone covers one) is flagged: the cues cannot see it (a die of the felt's
@@ -396,7 +399,7 @@ class CockedSettings:
     lean_clear_share: float = 0.9
     wall_lean_keep: float | None = 0.5
     wall_lean_share: float = 0.2
-    wall_lean_sure: float | None = 0.95
+    wall_lean_sure: float | None = 0.9
     wall_unseen_area: float | None = 0.5
 
 

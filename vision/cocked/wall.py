@@ -491,7 +491,11 @@ def lean_kept(geometry: TableGeometry, settings: CockedSettings, boxes: list, re
     """For each die, whether the lean model and the reader together keep it flagged at the
     wall (``wall_lean_keep``): within the wall cue's reach, the model's belief at least
     ``wall_lean_keep`` and the reader's cocked share at least ``wall_lean_share``, or the
-    model's belief at least ``wall_lean_sure`` alone."""
+    model's belief at least ``wall_lean_sure`` alone. The reach is measured from the nearer
+    of the silhouette's centre and the top's (the reader's centre): a die of the felt's
+    colour leaves a silhouette cut short, its centre off the die's (dev 75423 and 75543,
+    green dice leaning 14 and 26 degrees on the wall, the silhouette's centre 1.03 and 0.90
+    edges from the wall line, their tops 0.71 and 0.67)."""
     bar = settings.wall_lean_keep
     if bar is None or beliefs is None or not settings.geometric_cocked:
         return [False] * len(boxes)
@@ -499,6 +503,8 @@ def lean_kept(geometry: TableGeometry, settings: CockedSettings, boxes: list, re
     for i, box in enumerate(boxes):
         rd = readings[i] if i < len(readings) else None
         d_wall, u_wall = geometry.wall_distance(*box[0])
+        if rd is not None:
+            d_wall, u_wall = min((d_wall, u_wall), geometry.wall_distance(*rd.center))
         out.append(rd is not None and -0.02 <= u_wall <= 1.02
                    and d_wall < settings.wall_near * geometry.die
                    and beliefs[i] >= bar
