@@ -95,6 +95,21 @@ def test_two_flat_dice_that_touch_are_both_read(turn):
     assert sorted(_judge(dice, pair_tops_touch=None, pair_band_clear=None)[5]) == [False, True]
 
 
+def test_two_flat_dice_whose_top_squares_overlap_a_little_are_both_read():
+    """Two flat dice touching, the red one turned 45 degrees with its corner measured 0.07 edge
+    into the white one's top (the squares of flat pairs are measured up to 0.06 under their
+    true gap): an overlap no lean under the top-face cue's 33 degrees shows
+    (``pair_tops_overlap`` 0.1), so both are read; under the symmetric bar of 0.04 one went
+    to the operator (dev 82132, 84176, 82121: flat pairs at -0.08, -0.06, -0.04)."""
+    (white, (red_top, turn, value, colour, side)) = _touching(45.0)
+    dice = [white, ((red_top[0] - 0.07 * DIE, red_top[1]), turn, value, colour, side)]
+    sil, img, boxes, readings, values, cocked = _judge(dice)
+    gap = tops_gap(CockedSettings(), img, tuple(readings), DIE, 0.15)
+    assert gap is not None and -0.1 < gap < -0.04
+    assert (values, cocked) == ([3, 4], [False, False])
+    assert sorted(_judge(dice, pair_tops_overlap=None)[5]) == [False, True]
+
+
 @pytest.mark.parametrize("lean", [10.0, 15.0])
 def test_a_die_leaning_on_the_other_shows_its_face_between_the_tops_and_is_flagged(lean):
     """A die leaning 10 or 15 degrees on the other: its top square within 2%, but the face

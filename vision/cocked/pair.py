@@ -281,7 +281,8 @@ def lie_flat_together(silhouettes: RestSilhouettes, settings: CockedSettings, fr
                       centres: tuple, readings: tuple, tilted: tuple) -> bool:
     """Whether two close dice (boxes' centres ``centres``, their ``readings``, the top-face
     cue's ``tilted``) are proved to lie flat from what lies between their tops: their tops'
-    squares touch (``tops_gap`` within ``pair_tops_touch``: two flat dice that touch; a die
+    squares touch (``tops_gap`` within ``pair_tops_touch``, or overlap by no more than
+    ``pair_tops_overlap``: two flat dice that touch; a die
     leaning on the other shows the face that was against it between them), or their
     silhouettes, shadows left out, lie ``pair_clear_gap`` apart with both tops whole and
     square (with ``pair_gap_square`` off: neither seen tilted) and neither die's shaded face
@@ -292,7 +293,8 @@ def lie_flat_together(silhouettes: RestSilhouettes, settings: CockedSettings, fr
     st = settings
     if st.pair_tops_touch is not None and None not in readings:
         gap = tops_gap(st, frame, readings, die, st.wall_pip_agree)
-        if gap is not None and abs(gap) <= st.pair_tops_touch:
+        under = st.pair_tops_touch if st.pair_tops_overlap is None else st.pair_tops_overlap
+        if gap is not None and -under <= gap <= st.pair_tops_touch:
             return True
     square = tilted[0] is False and tilted[1] is False
     # a top the cue cannot measure does not hide the touch from the silhouettes

@@ -243,7 +243,15 @@ class CockedSettings:
         off the vertical, the leaning die in front, and measured so as little as 0.08 on the
         dev sets, where flat dice's squares lie 0.06 under to 0.03 over the true tops' gap).
         None: off.
-    :param pair_top_size: see ``pair_tops_touch``.
+    :param pair_tops_overlap: ...or whose squares overlap by no more than this (``tops_gap``
+        down to minus this: minus the side of a square of the overlap's area): the squares of
+        two flat dice that touch are measured up to 0.06 under their true gap (the pips'
+        centre, the turn), while a die leaning by t tips its top away by sin t, its raised
+        top seen nearer the other by at most its rise times the view's slope (about 0.03
+        edge at 10-15 degrees): no lean under the 33 degrees from which the top-face cue,
+        which nothing clears, sees it shows its top overlapping the other's (of 824 dev pairs
+        leaning on the other with both tops measured, the least gaps +0.056 at 10.4 degrees
+        and -0.22 at 44.5). None: ``pair_tops_touch`` both ways.
     :param pair_top_square: see ``pair_tops_touch``.
     :param pair_top_seams: ...where a top's region is no whole square, it is taken again
         bounded by seams too (``top_region(seams=True)``: the thin line between two touching
@@ -383,6 +391,7 @@ class CockedSettings:
     pair_clear_square: bool = True
     pair_clear_touching: bool = False
     pair_tops_touch: float | None = 0.04
+    pair_tops_overlap: float | None = 0.1
     pair_top_size: tuple[float, float] = (0.84, 1.12)
     pair_top_square: float = 0.88
     pair_top_seams: bool = True
