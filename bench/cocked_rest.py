@@ -867,7 +867,7 @@ def pair_why(sil, settings: CockedSettings, reader, frame: np.ndarray, boxes: li
     ``lean_scores``, the shadow-free silhouettes' touch and the top-face cue (clears where
     the beliefs <= ``pair_min_lean``, the score <= ``pair_clear_score``, no touch, both tops
     square); ``tops``: each top's ``top_square`` verdict (``_top_why``) and ``tops_gap``
-    (clears within ``pair_tops_touch``); ``hides``: a die whose shade may pass for felt or
+    (clears from minus ``pair_tops_overlap`` to ``pair_tops_touch``); ``hides``: a die whose shade may pass for felt or
     shadow (the gap and the band then prove nothing); ``gap``: ``silhouettes_gap`` (clears
     at ``pair_clear_gap``); ``band``: ``band_between`` (clears by ``felt_band``);
     ``centres``: the tops' pips' centres apart (die edges; None without both pips)."""
