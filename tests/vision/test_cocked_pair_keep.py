@@ -76,3 +76,19 @@ def test_a_black_die_whose_leaning_face_passes_for_shadow_is_kept_by_the_model(r
 
     assert not any(_flags(reader, r, replace(st, pair_lean_keep=None)))  # paid
     assert _flags(reader, r, st) == [k == i for k in range(2)]
+
+
+def test_a_die_of_the_felts_colour_seen_cut_short_is_still_a_pair(rest_throws):
+    """Dev 69377: a green die on green felt leaning 16.2 degrees on the other. Its shaded faces
+    pass for felt and shadow, so its silhouette is 0.47 by 0.72 edge and its centre lies 1.82
+    edges from the other's, past the pair cue's reach (1.8): nothing looked at the pair and the
+    throw was paid. Taken up to half the width it lacks nearer (``pair_cut_short``), the two are
+    a pair, and the lean model (0.94 against 0.00) names the leaning die."""
+    reader, throw = rest_throws
+    r = throw(69377, "cocked_die")
+    (i,) = [k for k, t in enumerate(r["truth"]) if t["cocked"]]
+    die = r["sil"].geometry.die
+    (_, (w, h), _) = r["boxes"][i]
+    assert min(w, h) < CockedSettings().pair_cut_short * die
+    assert _flags(reader, r, CockedSettings())[i]
+    assert not any(_flags(reader, r, CockedSettings(pair_cut_short=None)))

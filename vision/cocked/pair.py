@@ -328,6 +328,16 @@ def felt_band(band: PairBand | None, settings: CockedSettings) -> bool:
             and band.dice_off_felt >= st.pair_band_dice and band.off_felt <= st.pair_band_clear)
 
 
+def _cut_short(settings: CockedSettings, die: float, *sizes) -> float:
+    """How much nearer (pixels) two dice may lie than their silhouettes' centres say: a
+    silhouette whose shorter side is under ``pair_cut_short`` die edges is cut short (a die
+    of the felt's colour, its shaded faces passing for felt or shadow), and its die's centre
+    may lie up to half the missing width toward the other; 0 with ``pair_cut_short`` off."""
+    if settings.pair_cut_short is None:
+        return 0.0
+    return sum(0.5 * (die - min(w, h)) for w, h in sizes if min(w, h) < settings.pair_cut_short * die)
+
+
 def pairs(
     silhouettes: RestSilhouettes,
     settings: CockedSettings,
@@ -357,7 +367,7 @@ def pairs(
     for i, j in itertools.combinations(range(len(boxes)), 2):
         (xi, yi), (wi, hi), _ = boxes[i]
         (xj, yj), (wj, hj), _ = boxes[j]
-        gap = math.hypot(xj - xi, yj - yi)
+        gap = math.hypot(xj - xi, yj - yi) - _cut_short(settings, die, (wi, hi), (wj, hj))
         if gap >= max(settings.pair_lean, settings.pair_touch_reach) * die:
             continue
         # felt between them, seen on the silhouettes with the shadows left out...

@@ -189,6 +189,12 @@ class CockedSettings:
         a corner or an edge meet in a neck a pixel or two wide, which the shadow-free
         silhouettes lose (the rims' blur, the cleaning of a shadow's stray pixels) where the
         felt around it lies in their shadow.
+    :param pair_cut_short: ...both measured between the silhouettes' centres less, for a
+        silhouette whose shorter side is under this many die edges, half the width it lacks:
+        a die of the felt's colour is seen cut short (its shaded faces pass for felt or
+        shadow), its silhouette's centre off its die's by up to that much (dev 69377: a green
+        die leaning 16.2 degrees on the other, its silhouette 0.47 by 0.72 edge, 1.82 edges
+        from the other's, paid). None: off.
     :param pair_touch_chroma: the touch test's silhouettes take in the pixels off the felt's
         chromaticity by more than this too (a die of the felt's colour); None: off.
     :param pair_apart: two dice closer than ``pair_lean`` are no pair either when such felt
@@ -375,6 +381,7 @@ class CockedSettings:
     wall_band_top_low: float = 0.3
     pair_lean: float = 1.5
     pair_touch_reach: float = 1.8
+    pair_cut_short: float | None = 0.8
     pair_touch_chroma: float | None = 0.07
     pair_apart: bool = True
     pair_felt_colour: float = 0.15
