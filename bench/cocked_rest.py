@@ -71,7 +71,7 @@ import numpy as np  # noqa: E402
 import vision.tracker as tracker_module  # noqa: E402
 from tests.support.throws import SIM_CASES, feed_clip, match  # noqa: E402
 from vision.camera_view import CameraView, CameraViewError  # noqa: E402
-from vision.cocked.judge import judge_cocked, lean_beliefs  # noqa: E402
+from vision.cocked.judge import judge_cocked, lean_beliefs, pair_picker  # noqa: E402
 from vision.cocked.pair import (  # noqa: E402
     band_between,
     felt_band,
@@ -480,6 +480,55 @@ def pair_rows(records: list[dict], reader, settings: CockedSettings) -> list[dic
     return rows
 
 
+def pick_rows(records: list[dict], reader, settings: CockedSettings) -> list[dict]:
+    """Per throw with a die leaning on the other and both dice found within 1.9 edges (each
+    seed once, whatever sets hold it): the lean angle, whether the first box is the leaning
+    die, the lean model's log-odds for the first box less the second's, and the pair model's
+    log-odds that the first rather than the second leans (``vision.pair_pick``)."""
+    from vision.cocked.pair import log_odds
+
+    rows, seen = [], set()
+    for r in records:
+        truth = r["truth"]
+        if r["seed"] in seen or len(r["boxes"]) != 2 or len(truth) != 2 or None in truth:
+            continue
+        on = "die" if r["case"] == "cocked_die" else "wall"
+        lean = [i for i, t in enumerate(truth) if t["cocked"] and t.get("cocked_on", on) == "die"]
+        sil, frame, boxes, readings = r["sil"], r["frame"], r["boxes"], r["readings"]
+        geo = sil.geometry
+        if len(lean) != 1 or math.dist(boxes[0][0], boxes[1][0]) > 1.9 * geo.die:
+            continue
+        seen.add(r["seed"])
+        b = lean_beliefs(geo, settings, reader, frame, boxes, readings)
+        pick = pair_picker(geo, settings, reader, frame, boxes, readings)
+        rows.append(dict(seed=r["seed"], tilt=truth[lean[0]].get("cocked_tilt_deg", math.nan),
+                         first=lean[0] == 0, lean=log_odds(b[0]) - log_odds(b[1]),
+                         pair=log_odds(pick(0, 1))))
+    return rows
+
+
+def print_picks(rows: list[dict], weights: list[float]) -> None:
+    """Pairs picked wrong, by the lean model alone, the pair model alone and the two summed
+    at each weight (``pair_pick``), overall and by lean angle."""
+    bands = [(10, 15), (15, 20), (20, 46)]
+
+    def line(name, wrong):
+        cells = [f"{sum(wrong)}"]
+        for lo, hi in bands:
+            sel = [w for w, r in zip(wrong, rows, strict=True) if lo <= r["tilt"] < hi]
+            cells.append(f"{sum(sel)}/{len(sel)}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+
+    print(f"{len(rows)} pairs with a die leaning on the other, pairs picked wrong")
+    print("| pick | all | " + " | ".join(f"leaning {lo}-{hi}" for lo, hi in bands) + " |")
+    print("| --- | --- | --- | --- | --- |")
+    line("the lean model's beliefs", [(r["lean"] > 0) != r["first"] for r in rows])
+    line("the pair model alone", [(r["pair"] > 0) != r["first"] for r in rows])
+    for w in weights:
+        line(f"summed, pair_pick {w:g}", [(r["lean"] + w * r["pair"] > 0) != r["first"]
+                                          for r in rows])
+
+
 def print_pairs(rows: list[dict]) -> None:
     """``pair_rows`` one line per throw: the unflagged ones (no die flagged: paid) first."""
     fmt = lambda v: "-" if v is None else " ".join(f"{x:+.2f}" for x in v)  # noqa: E731
@@ -794,7 +843,8 @@ def flat_cue_rows(records: list[dict], reader, settings: CockedSettings,
         tilted = top_faces(geo, st, frame, boxes, readings)
         faces = wall_faces(sil, st, frame, boxes, readings)
         beliefs = lean_beliefs(geo, st, reader, frame, boxes, readings)
-        paired = pairs(sil, st, frame, boxes, readings, walls, beliefs, tilted)
+        paired = pairs(sil, st, frame, boxes, readings, walls, beliefs, tilted,
+                       pair_picker(geo, st, reader, frame, boxes, readings))
         for i, t in enumerate(truth):
             if t is None or t["cocked"] or not t["at_rest_in_area"] or not cocked[i]:
                 continue
@@ -1397,6 +1447,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lean", type=Path, default=None, metavar="ONNX",
                     help="ask this lean model (tools/train_lean.py) instead of the shipped one")
+    ap.add_argument("--pair", type=Path, default=None, metavar="ONNX",
+                    help="ask this pair model (tools/train_pair_pick.py) instead of the shipped "
+                         "one")
     sub = ap.add_subparsers(dest="step", required=True)
     cap = sub.add_parser("capture", help="simulate, track and keep the rest frames")
     cap.add_argument("--world", choices=WORLDS, default="physical")
@@ -1425,6 +1478,10 @@ def main(argv: list[str] | None = None) -> int:
     par = sub.add_parser("pairs", help="each throw with a die leaning on the other: the pair cue")
     par.add_argument("sets", type=Path, nargs="+")
     par.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    pk = sub.add_parser("picks", help="which die of a leaning pair the lean model, the pair "
+                        "model and the two summed pick")
+    pk.add_argument("sets", type=Path, nargs="+")
+    pk.add_argument("--weights", default="1,2,3,4", help="pair_pick weights to compare")
     gap = sub.add_parser("gaps", help="what lies between the tops of two close dice")
     gap.add_argument("sets", type=Path, nargs="+")
     gap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
@@ -1475,6 +1532,10 @@ def main(argv: list[str] | None = None) -> int:
         from vision.die_lean import LeanJudge
 
         reader.lean = LeanJudge(args.lean)
+    if args.pair is not None:
+        from vision.pair_pick import PairJudge
+
+        reader.pair = PairJudge(args.pair)
     if args.step == "capture":
         w, _, h = args.size.partition("x")
         cases = [c for c in args.cases.split(",") if c]
@@ -1539,6 +1600,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.step == "gaps":
         print_gaps(gap_rows(records, reader, CockedSettings(**parse_set(args.set))))
+        return 0
+    if args.step == "picks":
+        if reader.pair is None:
+            raise SystemExit("picks: the reader has no pair model (vision/models/dice_pair.onnx "
+                             "missing: git checkout vision/models, or give --pair ONNX)")
+        print_picks(pick_rows(records, reader, CockedSettings()),
+                    [float(w) for w in args.weights.split(",") if w])
         return 0
     if args.step == "pairs":
         print_pairs(pair_rows(records, reader, CockedSettings(**parse_set(args.set))))

@@ -105,27 +105,33 @@ def throw_crops(seed: int, per_die: int = 3, world: str = "default"):
     return xs, ys, meta
 
 
-def make_data(first: int, n: int, out: Path, workers: int, world: str = "default") -> None:
+def make_data(first: int, n: int, out: Path, workers: int, world: str = "default",
+              crops_of=None) -> None:
+    """Throws ``first``.. (``n`` of them) of ``world`` cut into labelled crops by ``crops_of``
+    (default ``throw_crops``: seed, world= -> crops, labels, meta) on ``workers`` processes,
+    written to ``out`` (npz: x, y, meta)."""
     from functools import partial
     from multiprocessing import Pool
 
     xs, ys, meta = [], [], []
     t0 = time.time()
-    crops = partial(throw_crops, world=world)
+    crops = partial(crops_of or throw_crops, world=world)
     with Pool(workers) as pool:
         for k, (x, y, m) in enumerate(pool.imap(crops, range(first, first + n), 8)):
             xs += x
             ys += y
             meta += m
             if (k + 1) % 250 == 0:
-                log(f"{k + 1}/{n} throws, {len(ys)} crops, {sum(ys)} leaning "
+                log(f"{k + 1}/{n} throws, {len(ys)} crops, {sum(ys)} labelled 1 "
                     f"({time.time() - t0:.0f} s)")
     np.savez_compressed(out, x=np.stack(xs), y=np.array(ys, np.int64),
                         meta=np.array(meta, np.float64))
-    log(f"wrote {out}: {len(ys)} crops, {sum(ys)} leaning")
+    log(f"wrote {out}: {len(ys)} crops, {sum(ys)} labelled 1")
 
 
-def lean_net():
+def lean_net(last: int = 64, cells: int = 6 * 6):
+    """Convolutions 16-32-48-``last`` (three 2x2 poolings), the last map of ``cells`` cells
+    kept whole, to one logit."""
     import torch.nn as nn
 
     def cbr(i, o):
@@ -136,8 +142,8 @@ def lean_net():
         *cbr(3, 16), nn.MaxPool2d(2),
         *cbr(16, 32), nn.MaxPool2d(2),
         *cbr(32, 48), nn.MaxPool2d(2),
-        *cbr(48, 64),
-        nn.Flatten(), nn.Dropout(0.3), nn.Linear(6 * 6 * 64, 1),
+        *cbr(48, last),
+        nn.Flatten(), nn.Dropout(0.3), nn.Linear(cells * last, 1),
     )
 
 
@@ -272,10 +278,11 @@ def evaluate(model: Path, data: list[Path]) -> None:
         print(at_bars(p, y, meta), flush=True)
 
 
-def mean_of(weights: list[Path], out: Path) -> None:
+def mean_of(weights: list[Path], out: Path, make_net=None, export_to=None) -> None:
     """One model that answers the mean of the logits of several trained nets (their ``.pt``
-    weights, as ``train`` keeps them beside its ONNX): nets trained apart err apart, and one
-    file keeps ``cv2.dnn`` to one forward pass a crop."""
+    weights, as ``train`` keeps them beside its ONNX; each made by ``make_net``, default
+    ``lean_net``, and written by ``export_to``, default ``export``): nets trained apart err
+    apart, and one file keeps ``cv2.dnn`` to one forward pass a crop."""
     import torch
 
     class Mean(torch.nn.Module):
@@ -288,19 +295,23 @@ def mean_of(weights: list[Path], out: Path) -> None:
 
     nets = []
     for w in weights:
-        net = lean_net()
+        net = (make_net or lean_net)()
         net.load_state_dict(torch.load(w))
         net.eval()
         nets.append(net)
-    export(Mean(nets), out)
+    (export_to or export)(Mean(nets), out)
 
 
-def export(net, out: Path) -> None:
+def export(net, out: Path, size: tuple[int, int] = (LEAN_PX, LEAN_PX),
+           card: dict | None = None) -> None:
+    """``net`` written as ONNX to ``out`` for inputs of ``size`` (width, height), checked
+    through ``cv2.dnn`` against torch, with its card beside it (``card``, default the lean
+    model's crop)."""
     import cv2
     import torch
 
     net.eval()
-    x = torch.rand(2, 3, LEAN_PX, LEAN_PX) - 0.5
+    x = torch.rand(2, 3, size[1], size[0]) - 0.5
     torch.onnx.export(net, (x,), str(out), opset_version=13, dynamo=False,
                       input_names=["input"], output_names=["output"],
                       dynamic_axes={"input": {0: "n"}, "output": {0: "n"}})
@@ -311,7 +322,7 @@ def export(net, out: Path) -> None:
     got = cv_net.forward()
     log(f"exported {out}: {out.stat().st_size} bytes, cv2.dnn max |diff| "
         f"{float(np.abs(got - want).max()):.2e}")
-    card = {"crop_px": LEAN_PX, "crop_scale": LEAN_SCALE}
+    card = card if card is not None else {"crop_px": LEAN_PX, "crop_scale": LEAN_SCALE}
     out.with_suffix(".json").write_text(json.dumps(card, indent=1) + "\n")
 
 

@@ -34,6 +34,7 @@ from vision.dice_profile import DiceProfile, ProfileError
 from vision.dice_shrink import Shrinker
 from vision.dice_tuning import ReaderTuning
 from vision.die_lean import LeanJudge, LeanModelError
+from vision.pair_pick import PairJudge, PairModelError
 from vision.pip_count import count_pips
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -154,7 +155,8 @@ class DiceReader:
     """Finds and reads dice; loads the shipped models once.
 
     :param model_dir: where ``dice_det.onnx``, ``dice_cls.onnx`` and ``dice_reader.json`` lie,
-        and (optional) the lean model ``dice_lean.onnx`` (``self.lean``, for the tracker).
+        and (optional) the lean model ``dice_lean.onnx`` (``self.lean``, for the tracker) and
+        the pair model ``dice_pair.onnx`` (``self.pair``: which die of a close pair leans).
     :param min_confidence: a face below this softmax confidence is not read (value None);
         default: the threshold tuned on the tuning photos.
     :param profile: a learnt profile of the pair on the table (``vision.dice_profile``, a
@@ -235,6 +237,12 @@ class DiceReader:
             try:
                 self.lean = LeanJudge(d / "dice_lean.onnx")
             except LeanModelError as exc:
+                raise ReaderError(str(exc)) from None
+        self.pair: PairJudge | None = None
+        if (d / "dice_pair.onnx").is_file():
+            try:
+                self.pair = PairJudge(d / "dice_pair.onnx")
+            except PairModelError as exc:
                 raise ReaderError(str(exc)) from None
         # the classifier's crop: pixels, and its side in die edges (as it was trained)
         self.crop_px = int(cls_card.get("crop_px", CROP_PX))

@@ -64,6 +64,26 @@ def lean_crop(
     )
 
 
+def read_model(path: Path, error: type[Exception], what: str, tool: str) -> tuple:
+    """A model of the tracker's (``path``, ONNX) read by ``cv2.dnn``, and its card (the JSON
+    file beside it; {} if there is none). A missing or unreadable file raises ``error`` naming
+    ``what`` it is and how to restore it (``tool`` makes it anew)."""
+    if not path.is_file():
+        raise error(
+            f"{what} {path} not found: restore it from the repository "
+            f"(git checkout vision/models) or make it with {tool}"
+        )
+    try:
+        net = cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise error(
+            f"{what} {path} could not be read by OpenCV ({exc}): restore it from the "
+            f"repository or make it anew with {tool}"
+        ) from exc
+    card_path = path.with_suffix(".json")
+    return net, (json.loads(card_path.read_text()) if card_path.is_file() else {})
+
+
 class LeanJudge:
     """The learned lean belief of resting dice.
 
@@ -73,20 +93,7 @@ class LeanJudge:
 
     def __init__(self, model: Path | str | None = None) -> None:
         path = Path(model) if model is not None else LEAN_MODEL
-        if not path.is_file():
-            raise LeanModelError(
-                f"lean model {path} not found: restore it from the repository "
-                "(git checkout vision/models) or make it with tools/train_lean.py"
-            )
-        try:
-            self._net = cv2.dnn.readNetFromONNX(str(path))
-        except cv2.error as exc:
-            raise LeanModelError(
-                f"lean model {path} could not be read by OpenCV ({exc}): restore it from the "
-                "repository or make it anew with tools/train_lean.py"
-            ) from exc
-        card_path = path.with_suffix(".json")
-        card = json.loads(card_path.read_text()) if card_path.is_file() else {}
+        self._net, card = read_model(path, LeanModelError, "lean model", "tools/train_lean.py")
         self.crop_px = int(card.get("crop_px", LEAN_PX))
         self.crop_scale = float(card.get("crop_scale", LEAN_SCALE))
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision.die_lean import LEAN_MODEL, LeanJudge, LeanModelError, lean_crop
+from vision.pair_pick import PairJudge, PairModelError
 
 
 def _marked_frame(mark: tuple[int, int]) -> np.ndarray:
@@ -46,13 +47,17 @@ def test_the_crop_keeps_left_and_right_of_the_wall():
     assert abs(x - 44) <= 1.5 and abs(y - 24) <= 1.5
 
 
-def test_a_missing_or_broken_model_is_a_clear_error(tmp_path):
-    with pytest.raises(LeanModelError, match="not found.*train_lean"):
-        LeanJudge(tmp_path / "nothing.onnx")
-    bad = tmp_path / "dice_lean.onnx"
+@pytest.mark.parametrize("judge, error, tool", [
+    (LeanJudge, LeanModelError, "train_lean"),
+    (PairJudge, PairModelError, "train_pair_pick"),
+])
+def test_a_missing_or_broken_model_is_a_clear_error(tmp_path, judge, error, tool):
+    with pytest.raises(error, match=f"not found.*{tool}"):
+        judge(tmp_path / "nothing.onnx")
+    bad = tmp_path / "model.onnx"
     bad.write_bytes(b"not a model")
-    with pytest.raises(LeanModelError, match="could not be read"):
-        LeanJudge(bad)
+    with pytest.raises(error, match="could not be read"):
+        judge(bad)
 
 
 @pytest.fixture(scope="module")

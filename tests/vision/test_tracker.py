@@ -256,6 +256,7 @@ class TruthReader:
     """Reads the synthetic dice by where they lie (the real reader is vision.dice.DiceReader)."""
 
     lean = None  # no lean model: the pair cue goes by the readings and the silhouettes
+    pair = None
     min_confidence = None
 
     def __init__(self, dice):
@@ -564,6 +565,7 @@ class PlacedReader:
     cocked_threshold = 0.6
     min_confidence = 0.8
     lean = None
+    pair = None
 
     def __init__(self, tops, values, shares, confidence=0.95):
         self.tops, self.values, self.shares = tops, values, shares

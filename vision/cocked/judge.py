@@ -21,6 +21,7 @@ from vision.cocked.wall import (
     unseen_at_wall,
     wall_faces,
 )
+from vision.cocked.windows import top_centres
 from vision.die_silhouette import RestSilhouettes
 from vision.throw_geometry import TableGeometry
 
@@ -35,13 +36,29 @@ def lean_beliefs(
     judge = reader.lean if reader is not None else None
     if judge is None or not (settings.lean_model and settings.geometric_cocked) or not boxes:
         return None
-    centers = []
-    for i, box in enumerate(boxes):
-        rd = readings[i] if i < len(readings) else None
-        top = rd.center if rd is not None else None
-        centers.append((float(top[0]), float(top[1])) if top is not None else box[0])
     toward_wall = (-geometry.wall_n[0], -geometry.wall_n[1])
-    return judge.beliefs(frame, centers, geometry.die, toward_wall)
+    return judge.beliefs(frame, top_centres(boxes, readings), geometry.die, toward_wall)
+
+
+def pair_picker(
+    geometry: TableGeometry, settings: CockedSettings, reader, frame: np.ndarray, boxes: list,
+    readings: list,
+):
+    """The pair model's pick as the pair cue asks it: ``pick(i, j)``, the belief that die i
+    rather than die j of a close pair leans (``PairJudge.first_leans`` at their top-face
+    centres), or None without the model (the reader's ``pair`` is None) or with ``pair_pick``,
+    ``lean_model`` or ``geometric_cocked`` off."""
+    judge = reader.pair if reader is not None else None
+    if (judge is None or settings.pair_pick is None
+            or not (settings.lean_model and settings.geometric_cocked)):
+        return None
+    centres = top_centres(boxes, readings)
+    toward_wall = (-geometry.wall_n[0], -geometry.wall_n[1])
+
+    def pick(i: int, j: int) -> float:
+        return judge.first_leans(frame, centres[i], centres[j], geometry.die, toward_wall)
+
+    return pick
 
 
 def flat_value(reading, reader) -> int | None:
@@ -113,7 +130,8 @@ def judge_cocked(
             face_flags, wall_faces(silhouettes, settings, frame, boxes, readings),
             unseen_at_wall(geometry, settings, boxes), strict=True)]
     paired = (
-        pairs(silhouettes, settings, frame, boxes, readings, walls, beliefs, tilted)
+        pairs(silhouettes, settings, frame, boxes, readings, walls, beliefs, tilted,
+              pair_picker(geometry, settings, reader, frame, boxes, readings))
         if settings.geometric_cocked
         else {}
     )

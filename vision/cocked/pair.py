@@ -328,6 +328,13 @@ def felt_band(band: PairBand | None, settings: CockedSettings) -> bool:
             and band.dice_off_felt >= st.pair_band_dice and band.off_felt <= st.pair_band_clear)
 
 
+def log_odds(p: float) -> float:
+    """log(p / (1 - p)), p kept within 1e-6 of 0 and 1 (a belief of exactly 0 or 1 is a
+    rounding, not a certainty)."""
+    p = min(max(float(p), 1e-6), 1.0 - 1e-6)
+    return math.log(p / (1.0 - p))
+
+
 def _cut_short(settings: CockedSettings, die: float, *sizes) -> float:
     """How much nearer (pixels) two dice may lie than their silhouettes' centres say: a
     silhouette whose shorter side is under ``pair_cut_short`` die edges is cut short (a die
@@ -347,6 +354,7 @@ def pairs(
     on_wall: list[bool],
     beliefs: list[float] | None = None,
     tilted: list[bool | None] | None = None,
+    pick=None,
 ) -> dict[int, bool]:
     """The pair cue: of two resting dice closer than ``pair_lean`` die edges (silhouette
     centres), or than ``pair_touch_reach`` where their silhouettes touch, one is taken to lean
@@ -360,7 +368,9 @@ def pairs(
     top-face cue (``tilted``, one per box: ``foreshortened``) found both tops whole and
     square), else the one with the higher ``lean_scores`` (with readings; none if neither
     scores above ``pair_min_score``), else the one whose silhouette is larger (its side as
-    well as its top).
+    well as its top). With ``pick`` (``judge.pair_picker``: ``pick(i, j)``, the pair model's
+    belief that die i rather than die j leans) the beliefs' log-odds and the pair model's,
+    weighed by ``pair_pick``, pick together.
     """
     die = silhouettes.geometry.die
     out: dict[int, bool] = {}
@@ -419,6 +429,12 @@ def pairs(
                 # silhouettes, and both tops show whole and square: a die whose top is hidden
                 # or merged with the other's (dice of one colour touching) is not proved flat
                 continue
+            if pick is not None and settings.pair_pick is not None:
+                # the lean model judges each die from its crop alone, where a flat die shows
+                # its leaning partner's raised face beside it; the pair model sees both, and
+                # errs elsewhere: their log-odds are summed
+                z = log_odds(si) - log_odds(sj) + settings.pair_pick * log_odds(pick(i, j))
+                si, sj = 0.5 * z, -0.5 * z
         elif ri is not None and rj is not None:
             si, sj = lean_scores(silhouettes, settings, frame, ri, rj)
             if clearable and max(si, sj) <= settings.pair_min_score:

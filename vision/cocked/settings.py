@@ -34,12 +34,23 @@ class LeanModel(Protocol):
         ...
 
 
+class PairModel(Protocol):
+    """A learned judge of which die of a close pair leans (``vision.pair_pick.PairJudge``)."""
+
+    def first_leans(self, frame: np.ndarray, first: tuple[float, float],
+                    second: tuple[float, float], die_px: float,
+                    wall_dir: tuple[float, float]) -> float:
+        ...
+
+
 class Reader(Protocol):
     """What the tracker needs of a dice reader (``vision.dice.DiceReader``): one ``Reading``
     per box, read once per throw on the rest frame."""
 
     # a judge of lean the pair cue asks (it never clears a flag alone), or None
     lean: LeanModel | None
+    # a judge of which die of a close pair leans (it only moves a flag within the pair), or None
+    pair: PairModel | None
     # the bar a value must pass: with ``best_face`` it lets the pair cue read the flat
     # partner of a leaning die; None leaves that die to the operator
     min_confidence: float | None
@@ -226,6 +237,14 @@ class CockedSettings:
         clears a wall-cue flag or a flag of the reader's alone only where the top-face cue
         sees a square top as well, and a close pair only where the reader and the silhouettes
         see no lean either. Off: the other cues alone.
+    :param pair_pick: with a reader that has the pair model (``DiceReader.pair``,
+        ``vision.pair_pick``: a small net that sees both dice of a close pair in one crop,
+        trained on our simulator's rest frames only) helps pick the leaning die of a close
+        pair that no proof clears and the wall cue does not explain: the die i rather than j
+        where ``logit(b_i) - logit(b_j) + pair_pick * logit(p)`` is above 0 (b the lean
+        model's beliefs, p the pair model's that i rather than j leans). It only moves a flag
+        from one die of the pair to the other: the throw goes to the operator either way.
+        None: the lean model's beliefs alone.
     :param pair_min_lean: a close pair neither of whose dice the lean model believes leans
         more than this, and whose ``lean_scores`` are no more than ``pair_clear_score``, is
         taken for two flat dice lying close.
@@ -394,6 +413,7 @@ class CockedSettings:
     pair_min_score: float = -math.inf
     lean_model: bool = True
     pair_min_lean: float = 0.1
+    pair_pick: float | None = 3.0
     pair_clear_score: float = -1.0
     pair_clear_square: bool = True
     pair_clear_touching: bool = False

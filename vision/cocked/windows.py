@@ -43,8 +43,9 @@ def top_centres(boxes: list, readings: list) -> list[tuple[float, float]]:
     """Each resting die's top face centre: the reader's, else its box's centre."""
     tops = []
     for i, box in enumerate(boxes):
-        top = readings[i].center if i < len(readings) else None
-        tops.append((float(top[0]), float(top[1])) if top is not None else box[0])
+        rd = readings[i] if i < len(readings) else None
+        top = rd.center if rd is not None else None
+        tops.append((float(top[0]), float(top[1])) if top is not None else tuple(box[0]))
     return tops
 
 
