@@ -104,6 +104,7 @@ from vision.cocked.wall import (  # noqa: E402
 )
 from vision.cocked.windows import dice_window, die_offsets, top_centres  # noqa: E402
 from vision.die_silhouette import changed_pixels, felt_in_shadow  # noqa: E402
+from vision.pair_pick import pair_crop  # noqa: E402
 from vision.simulator import simulate_throw  # noqa: E402
 from vision.simulator.worlds import NEVER_TUNED_SEED, WORLDS, world_of  # noqa: E402
 from vision.top_pips import top_pips  # noqa: E402
@@ -501,10 +502,44 @@ def pick_rows(records: list[dict], reader, settings: CockedSettings) -> list[dic
         seen.add(r["seed"])
         b = lean_beliefs(geo, settings, reader, frame, boxes, readings)
         pick = pair_picker(geo, settings, reader, frame, boxes, readings)
+        tops = top_centres(boxes, readings)
+        crop = pair_crop(frame, tops[0], tops[1], geo.die, (-geo.wall_n[0], -geo.wall_n[1]))
         rows.append(dict(seed=r["seed"], tilt=truth[lean[0]].get("cocked_tilt_deg", math.nan),
                          first=lean[0] == 0, lean=log_odds(b[0]) - log_odds(b[1]),
-                         pair=log_odds(pick(0, 1))))
+                         pair=log_odds(pick(0, 1)), crop=crop))
     return rows
+
+
+def draw_picks(rows: list[dict], weight: float, out: Path, most: int = 8) -> None:
+    """A contact sheet of pair crops as the pair model sees them (the first die left, the
+    wall's side up), twice their size: the top rows the pairs the summed pick mends
+    (the lean model's beliefs had them wrong), the bottom rows those it still has wrong. Under
+    each: the seed, the lean, and which die (L, R) leans, the beliefs pick and the sum picks."""
+    def side(z):
+        return "L" if z > 0 else "R"
+
+    mended = [r for r in rows if (r["lean"] > 0) != r["first"]
+              and (r["lean"] + weight * r["pair"] > 0) == r["first"]][:most]
+    wrong = [r for r in rows if (r["lean"] + weight * r["pair"] > 0) != r["first"]][:most]
+    tiles = []
+    for group, colour in ((mended, (60, 160, 60)), (wrong, (40, 40, 200))):
+        for r in group:
+            img = cv2.resize(r["crop"], None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+            pad = np.full((36, img.shape[1], 3), 255, np.uint8)
+            cv2.putText(pad, f"{r['seed']} {r['tilt']:.1f} deg, leans {side(1 if r['first'] else -1)}",
+                        (4, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.42, (0, 0, 0), 1, cv2.LINE_AA)
+            cv2.putText(pad, f"beliefs {side(r['lean'])}, summed {side(r['lean'] + weight * r['pair'])}",
+                        (4, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.42, colour, 1, cv2.LINE_AA)
+            tiles.append(cv2.copyMakeBorder(np.vstack([img, pad]), 2, 2, 2, 2,
+                                            cv2.BORDER_CONSTANT, value=(255, 255, 255)))
+    if not tiles:
+        raise SystemExit("picks --picture: no pair mended or picked wrong to draw")
+    per_row = 4
+    blank = np.full_like(tiles[0], 255)
+    tiles += [blank] * (-len(tiles) % per_row)
+    sheet = np.vstack([np.hstack(tiles[k:k + per_row]) for k in range(0, len(tiles), per_row)])
+    cv2.imwrite(str(out), sheet)
+    print(f"wrote {out}: {len(mended)} pairs mended (green), {len(wrong)} still picked wrong (red)")
 
 
 def print_picks(rows: list[dict], weights: list[float]) -> None:
@@ -1482,6 +1517,8 @@ def main(argv: list[str] | None = None) -> int:
                         "model and the two summed pick")
     pk.add_argument("sets", type=Path, nargs="+")
     pk.add_argument("--weights", default="1,2,3,4", help="pair_pick weights to compare")
+    pk.add_argument("--picture", type=Path, default=None,
+                    help="also draw the pairs the shipped weight mends and those it has wrong")
     gap = sub.add_parser("gaps", help="what lies between the tops of two close dice")
     gap.add_argument("sets", type=Path, nargs="+")
     gap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
@@ -1605,8 +1642,10 @@ def main(argv: list[str] | None = None) -> int:
         if reader.pair is None:
             raise SystemExit("picks: the reader has no pair model (vision/models/dice_pair.onnx "
                              "missing: git checkout vision/models, or give --pair ONNX)")
-        print_picks(pick_rows(records, reader, CockedSettings()),
-                    [float(w) for w in args.weights.split(",") if w])
+        rows = pick_rows(records, reader, CockedSettings())
+        print_picks(rows, [float(w) for w in args.weights.split(",") if w])
+        if args.picture is not None:
+            draw_picks(rows, CockedSettings().pair_pick, args.picture)
         return 0
     if args.step == "pairs":
         print_pairs(pair_rows(records, reader, CockedSettings(**parse_set(args.set))))

@@ -89,3 +89,29 @@ def test_the_pair_model_moves_the_flag_to_the_leaning_die(rest_throws, seed):
         assert _flags(reader, r, st) == before
     finally:
         reader.pair = pair
+
+
+def test_the_picks_bench_counts_and_draws_what_the_sum_mends(rest_throws, cocked_rest_bench,
+                                                             tmp_path, capsys):
+    """``bench/cocked_rest.py picks``: 78746's row says the beliefs pick the wrong die and
+    the sum at the shipped weight the right one; the table counts it so, and the picture
+    draws it among the pairs mended."""
+    from vision.cocked.settings import CockedSettings
+
+    reader, throw = rest_throws
+    bench = cocked_rest_bench
+    r = throw(78746, "cocked_die")
+    (row,) = bench.pick_rows([r, r], reader, CockedSettings())  # each seed once
+    w = CockedSettings().pair_pick
+    assert (row["lean"] > 0) != row["first"]
+    assert (row["lean"] + w * row["pair"] > 0) == row["first"]
+    bench.print_picks([row], [w])
+    out = capsys.readouterr().out
+    assert "| the lean model's beliefs | 1 |" in out
+    assert f"| summed, pair_pick {w:g} | 0 |" in out
+    picture = tmp_path / "picks.png"
+    bench.draw_picks([row], w, picture)
+    import cv2
+
+    sheet = cv2.imread(str(picture))
+    assert sheet is not None and sheet.shape[1] == 4 * (2 * PAIR_W + 4)
